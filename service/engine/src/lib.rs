@@ -1,0 +1,32 @@
+//! The rules of Dama Italiana, Dama Triestina and Dama Turca: positions, legal moves, notation,
+//! FEN, PDN and game records. No async runtime, no network, no database: embed it anywhere.
+//!
+//! ```
+//! use damiera_engine::{Position, Variant, perft};
+//! let start = Position::start(Variant::Triestina);
+//! assert_eq!(start.legal_moves().len(), 9);
+//! assert_eq!(perft::perft(&start, 3), 658);
+//! ```
+#![warn(missing_docs)]
+
+mod bitboard;
+mod color;
+pub mod fen;
+mod geometry;
+mod movegen;
+mod moves;
+pub mod notation;
+pub mod perft;
+mod position;
+mod square;
+mod variant;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use color::{Color, Piece, Role};
+pub use fen::FenError;
+pub use moves::{Move, MAX_CAPTURES};
+pub use notation::NotationError;
+pub use position::{IllegalMove, Position, SetupError};
+pub use square::Square;
+pub use variant::{RuleFamily, SquareError, UnknownVariant, Variant};

@@ -1,0 +1,131 @@
+//! Move notation: `21-17`, `22x13x6`, `e3-e4`, `b3xd3xd5`, and the short capture form `22x6`.
+//!
+//! The engine writes the full form: every landing square. Input may also give any other path of
+//! the same move, or only the start and end squares when exactly one legal move fits them.
+//!
+//! ```
+//! use damiera_engine::{notation, Position, Variant, NotationError};
+//! let position = damiera_engine::fen::parse(Variant::Italian, "W:W22,K30:B18,11,K26").unwrap();
+//! let mv = notation::parse(&position, "22x13").unwrap();
+//! assert_eq!(notation::write(Variant::Italian, &mv), "22x13x6");
+//! assert!(matches!(notation::parse(&position, "22-17"), Err(NotationError::Illegal { .. })));
+//! ```
+
+use crate::{movegen, Move, Position, Square, SquareError, Variant};
+
+/// Why a move text was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotationError {
+    /// The text is not a move in this variant's notation.
+    #[error("'{text}' is not a move: {reason}")]
+    Syntax {
+        /// The text as given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Well written, but no legal move fits it.
+    #[error("{text} is not a legal move here; legal moves: {}", legal.join(", "))]
+    Illegal {
+        /// The text as given.
+        text: String,
+        /// Every legal move, written in full.
+        legal: Vec<String>,
+    },
+    /// The short form fits several legal moves.
+    #[error("{text} is ambiguous: it fits {}", candidates.join(", "))]
+    Ambiguous {
+        /// The text as given.
+        text: String,
+        /// The legal moves it fits, written in full.
+        candidates: Vec<String>,
+    },
+}
+
+/// A move text split into its squares, before it is matched with the legal moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrittenMove {
+    /// The squares as written: start, then each landing square.
+    pub squares: Vec<Square>,
+    /// Whether it was written as a capture (`x`) rather than a quiet move (`-`).
+    pub capture: bool,
+}
+
+/// Writes a move in full notation.
+#[must_use]
+pub fn write(variant: Variant, mv: &Move) -> String {
+    let separator = if mv.is_capture() { "x" } else { "-" };
+    std::iter::once(mv.from())
+        .chain(mv.landings().iter().copied())
+        .map(|sq| variant.square_name(sq))
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
+/// Splits a move text into squares, checking only its syntax.
+pub fn read(variant: Variant, text: &str) -> Result<WrittenMove, NotationError> {
+    let syntax = |reason: String| NotationError::Syntax { text: text.to_string(), reason };
+    let trimmed = text.trim();
+    let capture = trimmed.contains(['x', 'X', ':']);
+    if capture && trimmed.contains('-') {
+        return Err(syntax("it mixes '-' and 'x'".into()));
+    }
+    let parts: Vec<&str> = if capture {
+        trimmed.split(['x', 'X', ':']).collect()
+    } else {
+        trimmed.split('-').collect()
+    };
+    if parts.len() < 2 {
+        return Err(syntax("expected from-to or from x to".into()));
+    }
+    if !capture && parts.len() > 2 {
+        return Err(syntax("a quiet move has exactly two squares".into()));
+    }
+    let squares = parts
+        .iter()
+        .map(|p| variant.parse_square(p.trim()))
+        .collect::<Result<Vec<_>, SquareError>>()
+        .map_err(|e| syntax(e.to_string()))?;
+    Ok(WrittenMove { squares, capture })
+}
+
+/// Reads a move and finds the legal move it stands for.
+pub fn parse(position: &Position, text: &str) -> Result<Move, NotationError> {
+    let written = read(position.variant(), text)?;
+    find(position, &written).map_err(|candidates| {
+        let variant = position.variant();
+        let names = |moves: Vec<Move>| moves.iter().map(|m| write(variant, m)).collect();
+        if candidates.is_empty() {
+            NotationError::Illegal { text: text.trim().to_string(), legal: names(position.legal_moves()) }
+        } else {
+            NotationError::Ambiguous { text: text.trim().to_string(), candidates: names(candidates) }
+        }
+    })
+}
+
+/// The legal move `written` stands for, or the candidates it fits (none, or several).
+fn find(position: &Position, written: &WrittenMove) -> Result<Move, Vec<Move>> {
+    let legal = position.legal_moves();
+    let (from, to) = (written.squares[0], *written.squares.last().expect("two squares at least"));
+    if !written.capture {
+        return legal
+            .into_iter()
+            .find(|m| !m.is_capture() && m.from() == from && m.to() == to)
+            .ok_or_else(Vec::new);
+    }
+    // Any legal path written in full: the legal move with that path's start, end and captures.
+    let mut paths = Vec::new();
+    movegen::legal_paths(position, &mut paths);
+    if let Some(path) = paths.iter().find(|p| p.is_capture() && p.landings() == &written.squares[1..]) {
+        return Ok(*legal.iter().find(|m| m.same_move(path)).expect("a legal path is a legal move"));
+    }
+    if written.squares.len() > 2 {
+        return Err(Vec::new());
+    }
+    // The short form: start and end only.
+    let fits: Vec<Move> = legal.into_iter().filter(|m| m.is_capture() && m.from() == from && m.to() == to).collect();
+    match fits.as_slice() {
+        [only] => Ok(*only),
+        _ => Err(fits),
+    }
+}
