@@ -1,6 +1,6 @@
 //! PDN FEN: reading and writing positions (`W:W21,22,K30:B1,2`, `W:Wa2,Kd4:Ba7`).
 //!
-//! Input takes ranges for numbered variants (`W21-32`), any order, either case, and file-and-rank
+//! Input takes ranges for numbered variants (`W21-32`, also `W32-21`), any order, either case, and file-and-rank
 //! names on numbered boards too (so a light square can be named, and refused). Output is canonical:
 //! pieces in ascending order (by number, or by file then rank on the Turkish board), no ranges.
 //!
@@ -104,11 +104,8 @@ fn parse_piece_token(variant: Variant, token: &str) -> Result<Vec<(Square, Role)
         None => Ok(vec![(square(body)?, role)]),
         Some((first, last)) if variant.is_numbered() => {
             let (first, last) = (square(first)?, square(last)?);
-            let (lo, hi) = (variant.square_number(first), variant.square_number(last));
-            if lo > hi {
-                return Err(syntax(Some(token), "a range must go upward"));
-            }
-            (lo..=hi).map(|n| Ok((square(&n.to_string())?, role))).collect()
+            let (a, b) = (variant.square_number(first), variant.square_number(last));
+            (a.min(b)..=a.max(b)).map(|n| Ok((square(&n.to_string())?, role))).collect()
         }
         Some(_) => Err(syntax(Some(token), "ranges are only for numbered boards")),
     }

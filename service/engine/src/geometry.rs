@@ -43,7 +43,7 @@ impl DiagonalGeometry for Board10 {
 
 /// The bit of 0-based dark square `s` on a diagonal board with `half` squares a row.
 pub(crate) const fn diagonal_bit(half: u32, s: u32) -> u32 {
-    s + (s / half + 1) / 2
+    s + (s / half).div_ceil(2)
 }
 
 /// The bits of every dark square of a `half`-wide, `rows`-high diagonal board.
@@ -66,13 +66,6 @@ pub(crate) const fn diagonal_row(half: u32, row: u32) -> u64 {
         k += 1;
     }
     mask
-}
-
-/// The square one step from `index` by `offset`, if that bit is in `valid`.
-#[inline]
-pub(crate) fn step(index: u32, offset: i32, valid: u64) -> Option<u32> {
-    let target = index as i32 + offset;
-    ((0..64).contains(&target) && valid >> target & 1 != 0).then_some(target as u32)
 }
 
 /// Orthogonal directions on the Turkish board, in the generator's fixed order.
@@ -121,6 +114,12 @@ pub(crate) const FILE_H: u64 = FILE_A << 7;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The square one step from `index` by `offset`, if that bit is a square of the board.
+    fn step(index: u32, offset: i32, valid: u64) -> Option<u32> {
+        let target = index as i32 + offset;
+        ((0..64).contains(&target) && valid >> target & 1 != 0).then_some(target as u32)
+    }
 
     #[test]
     fn padded_layouts_fit_and_have_the_right_number_of_squares() {

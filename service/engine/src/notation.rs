@@ -5,10 +5,13 @@
 //!
 //! ```
 //! use damiera_engine::{notation, Position, Variant, NotationError};
-//! let position = damiera_engine::fen::parse(Variant::Italian, "W:W22,K30:B18,11,K26").unwrap();
-//! let mv = notation::parse(&position, "22x13").unwrap();
+//! // White's man on 22 must take 18 and then 10: 22x13x6, also written short as 22x6.
+//! let position = damiera_engine::fen::parse(Variant::Italian, "W:W22:B18,10").unwrap();
+//! let mv = notation::parse(&position, "22x6").unwrap();
 //! assert_eq!(notation::write(Variant::Italian, &mv), "22x13x6");
-//! assert!(matches!(notation::parse(&position, "22-17"), Err(NotationError::Illegal { .. })));
+//! // Capture is mandatory, so the quiet move 22-19 is refused, and the error lists 22x13x6.
+//! let err = notation::parse(&position, "22-19").unwrap_err();
+//! assert!(matches!(err, NotationError::Illegal { ref legal, .. } if legal == &["22x13x6"]));
 //! ```
 
 use crate::{movegen, Move, Position, Square, SquareError, Variant};

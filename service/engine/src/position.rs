@@ -223,29 +223,31 @@ impl Position {
     /// Plays a move known to be legal here (one of [`Position::legal_moves`]) without checking it.
     #[must_use]
     pub fn play_unchecked(&self, mv: &Move) -> Position {
-        let mut next = *self;
         let us = self.turn;
         let them = us.opposite();
-        let from = mv.from();
-        let to = mv.to();
+        let (from, to) = (mv.from(), mv.to());
+        let role = |is_king: bool| if is_king { Role::King } else { Role::Man };
         let was_king = self.kings.contains(from);
-        let moving = Piece { color: us, role: if was_king { Role::King } else { Role::Man } };
-        let landed = Piece { color: us, role: if was_king || mv.promotes() { Role::King } else { Role::Man } };
+        let is_king = was_king || mv.promotes();
+        let captured = mv.captured();
 
-        let mut hash = self.hash ^ zobrist::piece_key(moving, from) ^ zobrist::piece_key(landed, to);
-        for square in mv.captured() {
-            let role = if self.kings.contains(square) { Role::King } else { Role::Man };
-            hash ^= zobrist::piece_key(Piece { color: them, role }, square);
+        let mut hash = self.hash
+            ^ zobrist::SIDE_TO_MOVE
+            ^ zobrist::piece_key(Piece { color: us, role: role(was_king) }, from)
+            ^ zobrist::piece_key(Piece { color: us, role: role(is_king) }, to);
+        for square in captured {
+            hash ^= zobrist::piece_key(Piece { color: them, role: role(self.kings.contains(square)) }, square);
         }
+        let mut next = *self;
         // Captured squares are cleared first: a sequence may end on a square it emptied earlier.
-        next.by_color[them.index()] = self.by_color[them.index()] & !mv.captured();
-        next.kings = (self.kings & !mv.captured()).without(from);
-        if landed.role == Role::King {
+        next.by_color[them.index()] = self.by_color[them.index()] & !captured;
+        next.kings = (self.kings & !captured).without(from);
+        if is_king {
             next.kings = next.kings.with(to);
         }
         next.by_color[us.index()] = self.by_color[us.index()].without(from).with(to);
         next.turn = them;
-        next.hash = hash ^ zobrist::turn_key(us) ^ zobrist::turn_key(them);
+        next.hash = hash;
         next
     }
 

@@ -191,7 +191,7 @@ impl Variant {
         // Invert bit = s + (s / half + 1) / 2: one ghost bit precedes every odd row.
         let bit = square.index();
         let row = (bit * 2) / (2 * half + 1);
-        bit - (row + 1) / 2 + 1
+        bit - row.div_ceil(2) + 1
     }
 
     /// The square's name as the variant writes it: `21` or `e3`.

@@ -13,8 +13,9 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-const PIECE_KEYS: [[u64; 64]; 4] = {
-    let mut keys = [[0u64; 64]; 4];
+/// Indexed by piece index * 64 + square, flat so the index needs no bounds check.
+const PIECE_KEYS: [u64; 256] = {
+    let mut keys = [0u64; 256];
     let mut state = 0x00DA_31E2_A000_2026;
     let mut piece = 0;
     while piece < 4 {
@@ -22,7 +23,7 @@ const PIECE_KEYS: [[u64; 64]; 4] = {
         while square < 64 {
             let (next, key) = splitmix64(state);
             state = next;
-            keys[piece][square] = key;
+            keys[piece * 64 + square] = key;
             square += 1;
         }
         piece += 1;
@@ -36,8 +37,11 @@ const BLACK_TO_MOVE: u64 = splitmix64(0x0B1A_C4D0_0000_0001).1;
 #[inline]
 #[must_use]
 pub fn piece_key(piece: Piece, square: Square) -> u64 {
-    PIECE_KEYS[piece.index()][square.index() as usize]
+    PIECE_KEYS[(piece.index() << 6 | square.index() as usize) & 255]
 }
+
+/// The key that flips with the side to move: `turn_key(White) ^ turn_key(Black)`.
+pub(crate) const SIDE_TO_MOVE: u64 = BLACK_TO_MOVE;
 
 /// The key added when `color` is to move (zero for White).
 #[inline]

@@ -1,17 +1,17 @@
 //! Move generation: legal moves, capture sequences and bulk counts, dispatched by rule family.
 //!
 //! Each family has one generator ([`diagonal`], [`orthogonal`]); the diagonal one is generic over
-//! the board's shape. Both report complete capture sequences to a [`CaptureSink`], which applies
-//! the variant's choice rule as it goes (it keeps only the best priority key seen so far), and
-//! [`legal_moves`] then merges paths that are the same move.
+//! the board's shape. Their capture searches report to a [`Recorder`]: a [`CaptureSink`] applies
+//! the variant's choice rule as sequences come (it keeps only the best priority key seen so far)
+//! and [`legal_moves`] then merges paths that are the same move; a [`Tally`] only counts.
 
 mod diagonal;
 mod orthogonal;
 mod sink;
 
 use crate::geometry::{Board10, Board8};
-use crate::{Move, Position, Variant};
-pub(crate) use sink::CaptureSink;
+use crate::{Move, Position, RuleFamily, Variant};
+use sink::{CaptureSink, Recorder, Tally};
 
 /// Fills `out` with the legal moves: the capture rule applied, duplicate paths merged.
 pub(crate) fn legal_moves(position: &Position, out: &mut Vec<Move>) {
@@ -22,9 +22,11 @@ pub(crate) fn legal_moves(position: &Position, out: &mut Vec<Move>) {
 /// Fills `out` with every legal capture path (not merged), or the quiet moves if there is none.
 pub(crate) fn legal_paths(position: &Position, out: &mut Vec<Move>) {
     out.clear();
-    captures(position, &mut CaptureSink::legal(out));
-    if out.is_empty() {
+    let capturers = capturers(position);
+    if capturers == 0 {
         quiet_moves(position, out);
+    } else {
+        captures(position, capturers, &mut CaptureSink::legal(out, position.variant().family()));
     }
 }
 
@@ -32,7 +34,7 @@ pub(crate) fn legal_paths(position: &Position, out: &mut Vec<Move>) {
 /// says: the moves a Turkish player can make when he commits a capture fault (RULES.md 3.11).
 pub(crate) fn all_capture_sequences(position: &Position, out: &mut Vec<Move>) {
     out.clear();
-    captures(position, &mut CaptureSink::everything(out));
+    captures(position, capturers(position), &mut CaptureSink::everything(out, position.variant().family()));
 }
 
 /// Appends the quiet moves to `out`, as if captures were not mandatory.
@@ -46,17 +48,24 @@ pub(crate) fn quiet_moves(position: &Position, out: &mut Vec<Move>) {
 
 /// Whether the side to move has a capture.
 pub(crate) fn has_capture(position: &Position) -> bool {
-    match position.variant() {
-        Variant::Italian => diagonal::has_capture::<Board8>(position),
-        Variant::Triestina => diagonal::has_capture::<Board10>(position),
-        Variant::Turkish => orthogonal::has_capture(position),
-    }
+    capturers(position) != 0
 }
 
 /// The number of legal moves, counted without building quiet moves: perft's last ply.
 pub(crate) fn count_legal_moves(position: &Position, scratch: &mut Vec<Move>) -> u64 {
-    if has_capture(position) {
-        legal_moves(position, scratch);
+    let capturers = capturers(position);
+    let diagonal = position.variant().family() == RuleFamily::Diagonal;
+    if capturers != 0 && diagonal && capturers & position.kings().0 == 0 {
+        // Only men capture: a diagonal man's jumps each advance two rows and land beyond the man
+        // taken, so its captured set fixes its path and no two sequences are one move. Count them.
+        let mut tally = Tally::default();
+        captures(position, capturers, &mut tally);
+        return tally.count();
+    }
+    if capturers != 0 {
+        scratch.clear();
+        captures(position, capturers, &mut CaptureSink::legal(scratch, position.variant().family()));
+        merge_duplicate_paths(scratch);
         return scratch.len() as u64;
     }
     match position.variant() {
@@ -66,11 +75,22 @@ pub(crate) fn count_legal_moves(position: &Position, scratch: &mut Vec<Move>) ->
     }
 }
 
-fn captures(position: &Position, sink: &mut CaptureSink<'_>) {
+/// The pieces of the side to move that have at least one jump, as a bit set.
+#[inline]
+fn capturers(position: &Position) -> u64 {
     match position.variant() {
-        Variant::Italian => diagonal::captures::<Board8>(position, sink),
-        Variant::Triestina => diagonal::captures::<Board10>(position, sink),
-        Variant::Turkish => orthogonal::captures(position, sink),
+        Variant::Italian => diagonal::capturers::<Board8>(position),
+        Variant::Triestina => diagonal::capturers::<Board10>(position),
+        Variant::Turkish => orthogonal::capturers(position),
+    }
+}
+
+/// Reports the capture sequences of the pieces in `capturers`.
+fn captures<R: Recorder>(position: &Position, capturers: u64, rec: &mut R) {
+    match position.variant() {
+        Variant::Italian => diagonal::captures::<Board8, R>(position, capturers, rec),
+        Variant::Triestina => diagonal::captures::<Board10, R>(position, capturers, rec),
+        Variant::Turkish => orthogonal::captures(position, capturers, rec),
     }
 }
 

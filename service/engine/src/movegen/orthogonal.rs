@@ -2,9 +2,9 @@
 //!
 //! Captured pieces leave at once, a sequence never turns 180 degrees between two jumps, a man that
 //! reaches the last rank mid-capture goes on as a man (promoted when the move ends), and sequences
-//! are ranked by the number of pieces through [`Sequence::turkish_key`].
+//! are ranked by the number of pieces (see [`super::sink`]).
 
-use super::sink::{CaptureSink, Sequence};
+use super::sink::Recorder;
 use crate::geometry::{reverse, EAST, FILE_A, FILE_H, NEIGHBOUR, NORTH, RANK_1, RANK_8, SOUTH, WEST};
 use crate::{Bitboard, Color, Move, Position, Square};
 
@@ -47,31 +47,23 @@ fn neighbour(square: u32, direction: usize) -> Option<u32> {
     (next != EDGE).then_some(u32::from(next))
 }
 
-/// Reports every complete capture sequence of the side to move.
-pub(super) fn captures(position: &Position, sink: &mut CaptureSink<'_>) {
+/// Reports every capture sequence of the pieces in `capturers` (see [`capturers`]).
+pub(super) fn captures<R: Recorder>(position: &Position, capturers: u64, rec: &mut R) {
     let s = sides(position);
-    for from in Bitboard(s.own) {
+    for from in Bitboard(capturers) {
         let f = from.index();
         let empty = s.empty | 1 << f; // the capturing piece has left its square
         let is_king = s.kings >> f & 1 != 0;
-        let mut seq = Sequence::new(from, is_king);
+        rec.begin(from, is_king);
         if is_king {
-            king_jumps(f, NONE, empty, s.enemy, s.kings, &mut seq, sink);
+            king_jumps(f, NONE, empty, s.enemy, s.kings, rec);
         } else {
-            man_jumps(f, NONE, empty, s.enemy, &s, &mut seq, sink);
+            man_jumps(f, NONE, empty, s.enemy, &s, rec);
         }
     }
 }
 
-fn man_jumps(
-    at: u32,
-    previous: usize,
-    empty: u64,
-    enemy: u64,
-    s: &Sides,
-    seq: &mut Sequence,
-    sink: &mut CaptureSink<'_>,
-) {
+fn man_jumps<R: Recorder>(at: u32, previous: usize, empty: u64, enemy: u64, s: &Sides, rec: &mut R) {
     let mut extended = false;
     for d in s.man_directions {
         if previous != NONE && d == reverse(previous) {
@@ -81,25 +73,17 @@ fn man_jumps(
         let Some(landing) = neighbour(taken, d).filter(|l| empty >> l & 1 != 0) else { continue };
         extended = true;
         let taken_is_king = s.kings >> taken & 1 != 0;
-        seq.push(landing, taken, taken_is_king);
+        rec.push(landing, taken, taken_is_king);
         let empty_after = (empty | 1 << at | 1 << taken) & !(1 << landing);
-        man_jumps(landing, d, empty_after, enemy & !(1 << taken), s, seq, sink);
-        seq.pop(taken, taken_is_king);
+        man_jumps(landing, d, empty_after, enemy & !(1 << taken), s, rec);
+        rec.pop(taken, taken_is_king);
     }
-    if seq.started() && (!extended || sink.wants_prefixes()) {
-        sink.report(seq, seq.turkish_key(), s.promotion >> at & 1 != 0);
+    if rec.started() && (!extended || rec.wants_prefixes()) {
+        rec.record(s.promotion >> at & 1 != 0);
     }
 }
 
-fn king_jumps(
-    at: u32,
-    previous: usize,
-    empty: u64,
-    enemy: u64,
-    kings: u64,
-    seq: &mut Sequence,
-    sink: &mut CaptureSink<'_>,
-) {
+fn king_jumps<R: Recorder>(at: u32, previous: usize, empty: u64, enemy: u64, kings: u64, rec: &mut R) {
     let mut extended = false;
     for d in [NORTH, SOUTH, EAST, WEST] {
         if previous != NONE && d == reverse(previous) {
@@ -114,51 +98,47 @@ fn king_jumps(
         let mut landing = neighbour(taken, d);
         while let Some(l) = landing.filter(|l| empty >> l & 1 != 0) {
             extended = true;
-            seq.push(l, taken, taken_is_king);
+            rec.push(l, taken, taken_is_king);
             let empty_after = (empty | 1 << at | 1 << taken) & !(1 << l);
-            king_jumps(l, d, empty_after, enemy & !(1 << taken), kings, seq, sink);
-            seq.pop(taken, taken_is_king);
+            king_jumps(l, d, empty_after, enemy & !(1 << taken), kings, rec);
+            rec.pop(taken, taken_is_king);
             landing = neighbour(l, d);
         }
     }
-    if seq.started() && (!extended || sink.wants_prefixes()) {
-        sink.report(seq, seq.turkish_key(), false);
+    if rec.started() && (!extended || rec.wants_prefixes()) {
+        rec.record(false);
     }
 }
 
-/// Appends the quiet moves of the side to move, by start square, then direction.
+/// Appends the quiet moves of the side to move: men by whole-board shifts, then kings ray by ray.
 pub(super) fn quiet_moves(position: &Position, out: &mut Vec<Move>) {
     let s = sides(position);
-    for from in Bitboard(s.own) {
-        let f = from.index();
-        if s.kings >> f & 1 != 0 {
-            for d in [NORTH, SOUTH, EAST, WEST] {
-                let mut next = neighbour(f, d);
-                while let Some(to) = next.filter(|t| s.empty >> t & 1 != 0) {
-                    out.push(Move::quiet(from, Square::new(to as u8), false));
-                    next = neighbour(to, d);
-                }
-            }
-        } else {
-            for d in s.man_directions {
-                if let Some(to) = neighbour(f, d).filter(|t| s.empty >> t & 1 != 0) {
-                    out.push(Move::quiet(from, Square::new(to as u8), s.promotion >> to & 1 != 0));
-                }
+    let men = s.own & !s.kings;
+    let (forward, offset) = if s.man_directions[0] == NORTH { (men << 8, 8) } else { (men >> 8, -8) };
+    let steps = [(forward, offset), ((men & !FILE_H) << 1, 1), ((men & !FILE_A) >> 1, -1)];
+    for (targets, offset) in steps {
+        for to in Bitboard(targets & s.empty) {
+            let from = Square::new((to.index() as i32 - offset) as u8);
+            out.push(Move::quiet(from, to, s.promotion >> to.index() & 1 != 0));
+        }
+    }
+    for king in Bitboard(s.own & s.kings) {
+        for d in [NORTH, SOUTH, EAST, WEST] {
+            let mut next = neighbour(king.index(), d);
+            while let Some(to) = next.filter(|t| s.empty >> t & 1 != 0) {
+                out.push(Move::quiet(king, Square::new(to as u8), false));
+                next = neighbour(to, d);
             }
         }
     }
 }
 
-/// The number of quiet moves: men by shifting whole bitboards, kings ray by ray.
+/// The number of quiet moves: men by whole-board shifts, kings ray by ray.
 pub(super) fn count_quiet_moves(position: &Position) -> u64 {
     let s = sides(position);
     let men = s.own & !s.kings;
     let forward = if s.man_directions[0] == NORTH { men << 8 } else { men >> 8 };
-    let east = (men & !FILE_H) << 1;
-    let west = (men & !FILE_A) >> 1;
-    let by_men = (forward & s.empty).count_ones()
-        + (east & s.empty).count_ones()
-        + (west & s.empty).count_ones();
+    let sideways = ((men & !FILE_H) << 1 & s.empty).count_ones() + ((men & !FILE_A) >> 1 & s.empty).count_ones();
     let mut by_kings = 0;
     for king in Bitboard(s.own & s.kings) {
         for d in [NORTH, SOUTH, EAST, WEST] {
@@ -169,26 +149,22 @@ pub(super) fn count_quiet_moves(position: &Position) -> u64 {
             }
         }
     }
-    u64::from(by_men + by_kings)
+    u64::from((forward & s.empty).count_ones() + sideways + by_kings)
 }
 
-/// Whether any piece of the side to move can jump.
-pub(super) fn has_capture(position: &Position) -> bool {
-    let s = sides(position);
+/// The pieces of the side to move that have a jump: men by whole-board shifts, kings ray by ray.
+pub(super) fn capturers(position: &Position) -> u64 {
+    let s = &sides(position);
     let men = s.own & !s.kings;
-    let empty = s.empty;
-    let enemy = s.enemy;
+    let (empty, enemy) = (s.empty, s.enemy);
     let forward = if s.man_directions[0] == NORTH {
-        ((men << 8 & enemy) << 8) & empty
+        men & (enemy & empty >> 8) >> 8
     } else {
-        ((men >> 8 & enemy) >> 8) & empty
+        men & (enemy & empty << 8) << 8
     };
-    let east = ((((men & !FILE_H) << 1) & enemy & !FILE_H) << 1) & empty;
-    let west = ((((men & !FILE_A) >> 1) & enemy & !FILE_A) >> 1) & empty;
-    if forward | east | west != 0 {
-        return true;
-    }
-    Bitboard(s.own & s.kings).any(|king| {
+    let east = men & !FILE_H & (enemy & !FILE_H & empty >> 1) >> 1;
+    let west = men & !FILE_A & (enemy & !FILE_A & empty << 1) << 1;
+    let kings = Bitboard(s.own & s.kings).filter(|king| {
         [NORTH, SOUTH, EAST, WEST].into_iter().any(|d| {
             let mut next = neighbour(king.index(), d);
             while let Some(sq) = next.filter(|sq| empty >> sq & 1 != 0) {
@@ -198,5 +174,6 @@ pub(super) fn has_capture(position: &Position) -> bool {
                 .and_then(|t| neighbour(t, d))
                 .is_some_and(|l| empty >> l & 1 != 0)
         })
-    })
+    });
+    forward | east | west | kings.fold(0, |acc, king| acc | 1 << king.index())
 }

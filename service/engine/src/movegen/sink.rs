@@ -1,24 +1,41 @@
-//! [`CaptureSink`]: collects capture sequences and applies the variant's choice rule as they come.
+//! What a capture search records: [`CaptureSink`] keeps whole sequences, [`Tally`] only counts them.
 //!
-//! The generators describe each sequence by a priority key that orders sequences the way the
-//! variant's rule does (Turkish: the number of pieces; Italian: RULES.md 2.8 packed into one word),
-//! so "keep the best" is one integer comparison.
+//! The searches in [`super::diagonal`] and [`super::orthogonal`] know the rules of jumping; a
+//! [`Recorder`] decides what to keep. [`CaptureSink`] ranks each sequence by a priority key that
+//! orders sequences the way the variant's rule does (Turkish: the number of pieces; Italian:
+//! RULES.md 2.8 packed into one word), so "keep the best" is one integer comparison.
 
 use crate::moves::MAX_CAPTURES;
-use crate::{Bitboard, Move, Square};
+use crate::{Bitboard, Move, RuleFamily, Square};
 
-/// A capture sequence under construction: the generators push and pop jumps as they search.
-pub(crate) struct Sequence {
+/// What a capture search does with the jumps and sequences it finds.
+pub(crate) trait Recorder {
+    /// A new search from the piece on `from`.
+    fn begin(&mut self, from: Square, by_king: bool);
+    /// Adds a jump over `taken` (a king or not) onto `landing`.
+    fn push(&mut self, landing: u32, taken: u32, taken_is_king: bool);
+    /// Takes back the last jump, which took `taken`.
+    fn pop(&mut self, taken: u32, taken_is_king: bool);
+    /// Whether at least one jump has been made.
+    fn started(&self) -> bool;
+    /// Whether sequences that could go on are wanted too (capture faults, RULES.md 3.11).
+    fn wants_prefixes(&self) -> bool;
+    /// The current sequence ends here (or is a wanted prefix).
+    fn record(&mut self, promotes: bool);
+}
+
+/// A capture sequence under construction.
+struct Sequence {
     /// Where the capturing piece started.
-    pub from: Square,
+    from: Square,
     /// Whether the capturing piece is a king (RULES.md 2.8.2).
-    pub by_king: bool,
+    by_king: bool,
     /// Landing squares so far.
     landings: [Square; MAX_CAPTURES],
     /// Jumps so far.
     len: usize,
     /// Squares of the pieces captured so far.
-    pub captured: u64,
+    captured: u64,
     /// Kings among them (RULES.md 2.8.3).
     kings_taken: u32,
     /// One bit per capture, first capture highest, set where a king was taken (RULES.md 2.8.4).
@@ -26,99 +43,96 @@ pub(crate) struct Sequence {
 }
 
 impl Sequence {
-    /// An empty sequence for the piece on `from`.
-    pub fn new(from: Square, by_king: bool) -> Sequence {
-        Sequence {
-            from,
-            by_king,
-            landings: [from; MAX_CAPTURES],
-            len: 0,
-            captured: 0,
-            kings_taken: 0,
-            king_order: 0,
+    /// The priority of the sequence under `family`'s choice rule.
+    fn key(&self, family: RuleFamily) -> u64 {
+        match family {
+            // RULES.md 2.8 steps 1-4, in that order of significance.
+            RuleFamily::Diagonal => {
+                (self.len as u64) << 40
+                    | u64::from(self.by_king) << 39
+                    | u64::from(self.kings_taken) << 32
+                    | u64::from(self.king_order)
+            }
+            // RULES.md 3.2: the number of pieces.
+            RuleFamily::Orthogonal => self.len as u64,
         }
-    }
-
-    /// Adds a jump over `taken` (a king or not) onto `landing`.
-    #[inline]
-    pub fn push(&mut self, landing: u32, taken: u32, taken_is_king: bool) {
-        self.landings[self.len] = Square::new(landing as u8);
-        if taken_is_king {
-            self.kings_taken += 1;
-            self.king_order |= 1 << (MAX_CAPTURES - 1 - self.len);
-        }
-        self.captured |= 1 << taken;
-        self.len += 1;
-    }
-
-    /// Takes back the last jump, which took `taken`.
-    #[inline]
-    pub fn pop(&mut self, taken: u32, taken_is_king: bool) {
-        self.len -= 1;
-        if taken_is_king {
-            self.kings_taken -= 1;
-            self.king_order &= !(1 << (MAX_CAPTURES - 1 - self.len));
-        }
-        self.captured &= !(1 << taken);
-    }
-
-    /// Whether at least one jump has been made.
-    #[inline]
-    pub fn started(&self) -> bool {
-        self.len > 0
-    }
-
-    /// The Italian priority (RULES.md 2.8 steps 1-4, in that order of significance).
-    #[inline]
-    pub fn italian_key(&self) -> u64 {
-        (self.len as u64) << 40
-            | u64::from(self.by_king) << 39
-            | u64::from(self.kings_taken) << 32
-            | u64::from(self.king_order)
-    }
-
-    /// The Turkish priority (RULES.md 3.2): the number of pieces.
-    #[inline]
-    pub fn turkish_key(&self) -> u64 {
-        self.len as u64
-    }
-
-    fn to_move(&self, promotes: bool) -> Move {
-        Move::capture(self.from, &self.landings[..self.len], Bitboard(self.captured), promotes)
     }
 }
 
-/// Where the generators report sequences.
+/// Keeps sequences as moves: the legal ones (best key only), or every sequence and prefix.
 pub(crate) struct CaptureSink<'a> {
     /// The moves kept so far.
     out: &'a mut Vec<Move>,
+    /// The sequence being searched.
+    seq: Sequence,
     /// The best key kept so far.
     best: u64,
     /// Whether to keep only the best sequences (the legal ones) or every sequence and prefix.
     legal_only: bool,
+    /// Whose choice rule ranks the sequences.
+    family: RuleFamily,
 }
 
 impl<'a> CaptureSink<'a> {
     /// Keeps the complete sequences with the best key: the legal captures.
-    pub fn legal(out: &'a mut Vec<Move>) -> CaptureSink<'a> {
-        CaptureSink { out, best: 0, legal_only: true }
+    pub fn legal(out: &'a mut Vec<Move>, family: RuleFamily) -> CaptureSink<'a> {
+        CaptureSink::new(out, family, true)
     }
 
     /// Keeps every sequence and every prefix of one.
-    pub fn everything(out: &'a mut Vec<Move>) -> CaptureSink<'a> {
-        CaptureSink { out, best: 0, legal_only: false }
+    pub fn everything(out: &'a mut Vec<Move>, family: RuleFamily) -> CaptureSink<'a> {
+        CaptureSink::new(out, family, false)
     }
 
-    /// Whether the generators should report sequences that could go on.
+    fn new(out: &'a mut Vec<Move>, family: RuleFamily, legal_only: bool) -> CaptureSink<'a> {
+        let from = Square::new(0);
+        let seq =
+            Sequence { from, by_king: false, landings: [from; MAX_CAPTURES], len: 0, captured: 0, kings_taken: 0, king_order: 0 };
+        CaptureSink { out, seq, best: 0, legal_only, family }
+    }
+}
+
+impl Recorder for CaptureSink<'_> {
+    fn begin(&mut self, from: Square, by_king: bool) {
+        self.seq = Sequence { from, by_king, len: 0, captured: 0, kings_taken: 0, king_order: 0, ..self.seq };
+    }
+
     #[inline]
-    pub fn wants_prefixes(&self) -> bool {
+    fn push(&mut self, landing: u32, taken: u32, taken_is_king: bool) {
+        let seq = &mut self.seq;
+        seq.landings[seq.len] = Square::new(landing as u8);
+        if taken_is_king {
+            seq.kings_taken += 1;
+            seq.king_order |= 1 << (MAX_CAPTURES - 1 - seq.len);
+        }
+        seq.captured |= 1 << taken;
+        seq.len += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self, taken: u32, taken_is_king: bool) {
+        let seq = &mut self.seq;
+        seq.len -= 1;
+        if taken_is_king {
+            seq.kings_taken -= 1;
+            seq.king_order &= !(1 << (MAX_CAPTURES - 1 - seq.len));
+        }
+        seq.captured &= !(1 << taken);
+    }
+
+    #[inline]
+    fn started(&self) -> bool {
+        self.seq.len > 0
+    }
+
+    #[inline]
+    fn wants_prefixes(&self) -> bool {
         !self.legal_only
     }
 
-    /// Reports `sequence` with its priority `key`.
-    #[inline]
-    pub fn report(&mut self, sequence: &Sequence, key: u64, promotes: bool) {
+    fn record(&mut self, promotes: bool) {
         if self.legal_only {
+            let key = self.seq.key(self.family);
             if key < self.best {
                 return;
             }
@@ -127,6 +141,63 @@ impl<'a> CaptureSink<'a> {
                 self.out.clear();
             }
         }
-        self.out.push(sequence.to_move(promotes));
+        let seq = &self.seq;
+        self.out.push(Move::capture(seq.from, &seq.landings[..seq.len], Bitboard(seq.captured), promotes));
+    }
+}
+
+/// Counts the longest sequences without building them: perft's last ply when only diagonal men
+/// capture, where length is the whole choice rule and no two sequences are one move.
+#[derive(Default)]
+pub(crate) struct Tally {
+    /// Jumps in the sequence being searched.
+    depth: u32,
+    /// The longest complete sequence so far.
+    longest: u32,
+    /// How many complete sequences have that length.
+    count: u64,
+}
+
+impl Tally {
+    /// The number of longest sequences found.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+}
+
+impl Recorder for Tally {
+    fn begin(&mut self, _from: Square, _by_king: bool) {
+        self.depth = 0;
+    }
+
+    #[inline]
+    fn push(&mut self, _landing: u32, _taken: u32, _taken_is_king: bool) {
+        self.depth += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self, _taken: u32, _taken_is_king: bool) {
+        self.depth -= 1;
+    }
+
+    #[inline]
+    fn started(&self) -> bool {
+        self.depth > 0
+    }
+
+    #[inline]
+    fn wants_prefixes(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn record(&mut self, _promotes: bool) {
+        if self.depth > self.longest {
+            self.longest = self.depth;
+            self.count = 0;
+        }
+        if self.depth == self.longest {
+            self.count += 1;
+        }
     }
 }

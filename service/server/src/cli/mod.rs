@@ -1,0 +1,218 @@
+//! The command line: its grammar, the position arguments the subcommands share, and how a run ends.
+//!
+//! Other tools call `damiera` and read its output, so failures follow one contract: bad input
+//! exits with status 2 and exactly one line on standard error, and nothing on standard output.
+
+mod moves;
+mod perft;
+
+use std::fmt;
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use damiera_engine::{fen, Position, Variant};
+
+/// Rules tools for Dama Italiana, Dama Triestina and Dama Turca.
+#[derive(Debug, Parser)]
+#[command(name = "damiera", version)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands, each run by its own module.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the move sequences of a given length (perft), optionally split by first move.
+    Perft(perft::PerftArgs),
+    /// List the legal moves of a position.
+    Moves(moves::MovesArgs),
+}
+
+/// The position a subcommand works on.
+#[derive(Debug, Args)]
+struct PositionArgs {
+    /// italian, triestina or turkish (also italiana, turca; any case).
+    #[arg(long)]
+    variant: Variant,
+    /// The position as PDN FEN, e.g. W:W21-32:B1-12; the variant's start position if absent.
+    #[arg(long)]
+    fen: Option<String>,
+}
+
+impl PositionArgs {
+    /// The checked position; a bad FEN is bad input.
+    fn position(&self) -> Result<Position, Failure> {
+        match &self.fen {
+            Some(text) => {
+                fen::parse(self.variant, text).map_err(|e| Failure::BadInput(e.to_string()))
+            }
+            None => Ok(Position::start(self.variant)),
+        }
+    }
+}
+
+/// Why a run did not succeed.
+#[derive(Debug)]
+pub enum Failure {
+    /// The caller asked for something invalid: exit status 2, like a command-line error.
+    BadInput(String),
+    /// Writing the output failed.
+    Output(io::Error),
+    /// The engine broke one of its own promises; a bug to report, not the caller's fault.
+    Internal(String),
+}
+
+impl Failure {
+    /// 2 for bad input, as clap uses for command-line errors, so callers have one number to check.
+    fn exit_status(&self) -> u8 {
+        match self {
+            Failure::BadInput(_) => 2,
+            Failure::Output(_) | Failure::Internal(_) => 1,
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::BadInput(message) => f.write_str(message),
+            Failure::Output(error) => write!(f, "cannot write output: {error}"),
+            Failure::Internal(message) => write!(f, "internal error (please report): {message}"),
+        }
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(error: io::Error) -> Failure {
+        Failure::Output(error)
+    }
+}
+
+/// Runs the parsed command line, writing its output to standard output.
+pub fn run(cli: Cli) -> Result<(), Failure> {
+    // Buffered: perft --divide and moves write many short lines.
+    let mut out = BufWriter::new(io::stdout().lock());
+    match cli.command {
+        Command::Perft(args) => perft::run(&args, &mut out)?,
+        Command::Moves(args) => moves::run(&args, &mut out)?,
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Turns the result of a run into the exit status, printing the one-line error if there is one.
+pub fn finish(result: Result<(), Failure>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // A reader that stops early (`damiera moves | head -1`) is not an error.
+        Err(Failure::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
+        Err(failure) => {
+            eprintln!("damiera: {failure}");
+            ExitCode::from(failure.exit_status())
+        }
+    }
+}
+
+/// Handles what clap refused or answered itself: `--help` and `--version` print as usual and exit
+/// 0; a real error becomes one line on standard error and exit status 2.
+pub fn finish_parse_error(error: &clap::Error) -> ExitCode {
+    if !error.use_stderr() {
+        // Help and version are answers, not errors.
+        return match error.print() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(_) => ExitCode::FAILURE,
+        };
+    }
+    finish(Err(Failure::BadInput(one_line(error))))
+}
+
+/// Clap's message without its usage and tips: the first paragraph, its lines joined.
+///
+/// Clap writes `error: <what>`, sometimes a list of arguments on the next lines, then a blank line
+/// and the usage. Callers parse our standard error line by line, so it must fit on one.
+fn one_line(error: &clap::Error) -> String {
+    if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        return missing_subcommand(); // clap would print the whole help
+    }
+    let rendered = error.render().to_string(); // Display strips the colours
+    let first_paragraph = rendered.split("\n\n").next().unwrap_or_default();
+    let joined = first_paragraph
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ");
+    joined
+        .strip_prefix("error: ")
+        .unwrap_or(&joined)
+        .to_string()
+}
+
+fn missing_subcommand() -> String {
+    let command = Cli::command();
+    let names: Vec<&str> = command
+        .get_subcommands()
+        .map(|sub| sub.get_name())
+        .collect();
+    format!(
+        "a subcommand is required ({}); see 'damiera --help'",
+        names.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_error(args: &[&str]) -> clap::Error {
+        Cli::try_parse_from(args).expect_err("these arguments are refused")
+    }
+
+    #[test]
+    fn a_missing_argument_fits_on_one_line() {
+        let message = one_line(&parse_error(&["damiera", "perft", "--variant", "italian"]));
+        assert_eq!(
+            message,
+            "the following required arguments were not provided: --depth <DEPTH>"
+        );
+    }
+
+    #[test]
+    fn no_subcommand_names_the_subcommands() {
+        let message = one_line(&parse_error(&["damiera"]));
+        assert_eq!(
+            message,
+            "a subcommand is required (perft, moves); see 'damiera --help'"
+        );
+    }
+
+    #[test]
+    fn an_unknown_variant_says_which_names_exist() {
+        let message = one_line(&parse_error(&["damiera", "moves", "--variant", "chess"]));
+        assert!(
+            message.contains("unknown variant 'chess' (expected italian, triestina or turkish)"),
+            "{message}"
+        );
+        assert!(!message.contains('\n'));
+    }
+
+    #[test]
+    fn a_bad_fen_is_bad_input_that_names_the_token() {
+        let args = PositionArgs {
+            variant: Variant::Italian,
+            fen: Some("W:W33:B1".into()),
+        };
+        let Err(Failure::BadInput(message)) = args.position() else {
+            panic!("a bad FEN is refused")
+        };
+        assert_eq!(
+            message,
+            "invalid FEN: token '33': square '33' is off the board"
+        );
+    }
+}

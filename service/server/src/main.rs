@@ -1,0 +1,17 @@
+//! The `damiera` command: reads the command line and hands it to the subcommand that runs it.
+//!
+//! Everything else lives in modules: `cli` holds one file per subcommand. A gRPC server will be
+//! one more subcommand here.
+
+mod cli;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    match cli::Cli::try_parse() {
+        Ok(cli) => cli::finish(cli::run(cli)),
+        Err(error) => cli::finish_parse_error(&error),
+    }
+}

@@ -1,0 +1,381 @@
+//! The `damiera` command as other tools see it: the real binary, its output, its exit status.
+//!
+//! Node counts come from RULES.md section 4; the capture positions' moves were checked by hand
+//! against RULES.md sections 2 and 3.
+
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+
+/// Italian: two white men can each capture twice (22x13x6, 22x15x6, 23x14x5, 23x14x7).
+const ITALIAN_CAPTURES: &str = "W:W22,23,K31:B18,19,11,10";
+/// Turkish: a flying king takes four pieces; its last jump crosses e3, taken by its first.
+const TURKISH_KING_CAPTURE: &str = "W:WKa3:Be3,h2,Kf1,e5";
+
+fn damiera(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_damiera"))
+        .args(args)
+        .output()
+        .expect("the damiera binary runs")
+}
+
+/// Standard output of a run that must succeed with nothing on standard error.
+fn success(args: &[&str]) -> String {
+    let output = damiera(args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "damiera {args:?} failed: {stderr}");
+    assert!(
+        stderr.is_empty(),
+        "damiera {args:?} wrote to stderr: {stderr}"
+    );
+    String::from_utf8(output.stdout).expect("output is UTF-8")
+}
+
+fn success_json(args: &[&str]) -> Value {
+    let stdout = success(args);
+    assert_eq!(
+        stdout.lines().count(),
+        1,
+        "one JSON document on one line: {stdout}"
+    );
+    serde_json::from_str(&stdout).expect("output is JSON")
+}
+
+fn start_fen(variant: &str) -> &'static str {
+    match variant {
+        "italian" => "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        "triestina" => {
+            "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50\
+             :B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
+        }
+        "turkish" => {
+            "W:Wa2,a3,b2,b3,c2,c3,d2,d3,e2,e3,f2,f3,g2,g3,h2,h3\
+             :Ba6,a7,b6,b7,c6,c7,d6,d7,e6,e7,f6,f7,g6,g7,h6,h7"
+        }
+        _ => unreachable!("only the three variants"),
+    }
+}
+
+/// RULES.md section 4, shallow enough for a debug build.
+const START_COUNTS: [(&str, &str, u64); 3] = [
+    ("italian", "4", 1469),
+    ("turkish", "4", 7538),
+    ("triestina", "4", 4265),
+];
+
+#[test]
+fn perft_text_ends_with_the_node_count() {
+    for (variant, depth, nodes) in START_COUNTS {
+        let stdout = success(&["perft", "--variant", variant, "--depth", depth]);
+        assert_eq!(
+            stdout.lines().last(),
+            Some(format!("nodes {nodes}").as_str()),
+            "{variant}"
+        );
+        assert!(
+            stdout.lines().any(|line| line.starts_with("nps ")),
+            "{stdout}"
+        );
+    }
+}
+
+#[test]
+fn perft_json_reports_position_depth_count_and_speed() {
+    for (variant, depth, nodes) in START_COUNTS {
+        let report = success_json(&["perft", "--variant", variant, "--depth", depth, "--json"]);
+        assert_eq!(report["variant"], variant);
+        assert_eq!(report["fen"], start_fen(variant));
+        assert_eq!(report["depth"].to_string(), depth);
+        assert_eq!(report["nodes"], nodes);
+        assert!(report["seconds"].is_f64(), "{report}");
+        assert!(report["nps"].is_u64(), "{report}");
+        assert!(
+            report.get("divide").is_none(),
+            "no divide unless asked: {report}"
+        );
+    }
+}
+
+#[test]
+fn perft_takes_italian_names_in_any_case_and_writes_the_canonical_fen() {
+    let report = success_json(&["perft", "--variant", "Turca", "--depth", "2", "--json"]);
+    assert_eq!(
+        (&report["variant"], &report["nodes"]),
+        (&json!("turkish"), &json!(64))
+    );
+    let fen = "w:b18,10-12,19:wK31,23,22";
+    let report = success_json(&[
+        "perft",
+        "--variant",
+        "ITALIANA",
+        "--fen",
+        fen,
+        "--depth",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(report["fen"], "W:W22,23,K31:B10,11,12,18,19");
+}
+
+#[test]
+fn perft_divide_text_splits_the_count_by_first_move() {
+    let stdout = success(&["perft", "--variant", "italian", "--depth", "4", "--divide"]);
+    let (branches, summary) = stdout
+        .split_once("\n\n")
+        .expect("a blank line after the moves");
+    let counts: Vec<u64> = branches
+        .lines()
+        .map(|line| {
+            line.split_once(": ")
+                .expect("'<move>: <nodes>'")
+                .1
+                .parse()
+                .expect("a count")
+        })
+        .collect();
+    assert_eq!(counts.len(), 7);
+    assert_eq!(counts.iter().sum::<u64>(), 1469);
+    assert_eq!(summary.lines().last(), Some("nodes 1469"));
+}
+
+#[test]
+fn perft_divide_json_follows_the_engine_move_order() {
+    let args = ["--variant", "italian", "--fen", ITALIAN_CAPTURES];
+    let report =
+        success_json(&[&["perft", "--depth", "3", "--divide", "--json"], &args[..]].concat());
+    let expected = json!([
+        {"move": "22x13x6", "nodes": 1},
+        {"move": "22x15x6", "nodes": 24},
+        {"move": "23x14x5", "nodes": 1},
+        {"move": "23x14x7", "nodes": 1},
+    ]);
+    assert_eq!(report["divide"], expected);
+    assert_eq!(report["nodes"], 27);
+    let moves = success(&[&["moves"], &args[..]].concat());
+    let divided: Vec<&str> = expected
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves.lines().collect::<Vec<_>>(), divided);
+}
+
+#[test]
+fn perft_divide_sums_to_the_total_on_every_board() {
+    for (variant, depth, nodes) in START_COUNTS {
+        let report = success_json(&[
+            "perft",
+            "--variant",
+            variant,
+            "--depth",
+            depth,
+            "--divide",
+            "--json",
+        ]);
+        let branches = report["divide"].as_array().expect("a divide array");
+        let sum: u64 = branches.iter().map(|b| b["nodes"].as_u64().unwrap()).sum();
+        assert_eq!(
+            (sum, report["nodes"].as_u64()),
+            (nodes, Some(nodes)),
+            "{variant}"
+        );
+    }
+}
+
+#[test]
+fn moves_text_lists_captures_in_full_notation() {
+    let stdout = success(&["moves", "--variant", "italian", "--fen", ITALIAN_CAPTURES]);
+    assert_eq!(stdout, "22x13x6\n22x15x6\n23x14x5\n23x14x7\n");
+    let stdout = success(&[
+        "moves",
+        "--variant",
+        "turkish",
+        "--fen",
+        TURKISH_KING_CAPTURE,
+    ]);
+    assert_eq!(stdout, "a3xh3xh1xe1xe6\na3xh3xh1xe1xe7\na3xh3xh1xe1xe8\n");
+}
+
+#[test]
+fn moves_text_from_the_start_position() {
+    let stdout = success(&["moves", "--variant", "italiana"]);
+    // The engine's order of quiet moves is its own business: compare them as a set.
+    let mut moves: Vec<&str> = stdout.lines().collect();
+    moves.sort_unstable();
+    assert_eq!(
+        moves,
+        ["21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"]
+    );
+}
+
+#[test]
+fn moves_json_spells_out_path_and_capture_order() {
+    let moves = success_json(&[
+        "moves",
+        "--variant",
+        "italian",
+        "--fen",
+        ITALIAN_CAPTURES,
+        "--json",
+    ]);
+    let expected = json!([
+        {"notation": "22x13x6", "from": "22", "to": "6", "path": ["22", "13", "6"], "captures": ["18", "10"], "promotes": false},
+        {"notation": "22x15x6", "from": "22", "to": "6", "path": ["22", "15", "6"], "captures": ["19", "11"], "promotes": false},
+        {"notation": "23x14x5", "from": "23", "to": "5", "path": ["23", "14", "5"], "captures": ["19", "10"], "promotes": false},
+        {"notation": "23x14x7", "from": "23", "to": "7", "path": ["23", "14", "7"], "captures": ["19", "11"], "promotes": false},
+    ]);
+    assert_eq!(moves, expected);
+}
+
+#[test]
+fn moves_json_orders_a_flying_kings_captures_past_emptied_squares() {
+    let moves = success_json(&[
+        "moves",
+        "--variant",
+        "turkish",
+        "--fen",
+        TURKISH_KING_CAPTURE,
+        "--json",
+    ]);
+    let expected: Vec<Value> = ["e6", "e7", "e8"]
+        .iter()
+        .map(|to| {
+            json!({
+                "notation": format!("a3xh3xh1xe1x{to}"), "from": "a3", "to": to,
+                "path": ["a3", "h3", "h1", "e1", to], "captures": ["e3", "h2", "f1", "e5"], "promotes": false,
+            })
+        })
+        .collect();
+    assert_eq!(moves, Value::Array(expected));
+}
+
+#[test]
+fn moves_json_marks_a_promotion_and_quiet_moves() {
+    let moves = success_json(&[
+        "moves",
+        "--variant",
+        "turkish",
+        "--fen",
+        "W:Wa2,g6:Bf6,e7,Ka5",
+        "--json",
+    ]);
+    let expected = json!([
+        {"notation": "g6xe6xe8", "from": "g6", "to": "e8", "path": ["g6", "e6", "e8"], "captures": ["f6", "e7"], "promotes": true},
+    ]);
+    assert_eq!(moves, expected);
+    let moves = success_json(&[
+        "moves",
+        "--variant",
+        "turkish",
+        "--fen",
+        "W:Wa2:Bh7",
+        "--json",
+    ]);
+    let expected = json!([
+        {"notation": "a2-a3", "from": "a2", "to": "a3", "path": ["a2", "a3"], "captures": [], "promotes": false},
+        {"notation": "a2-b2", "from": "a2", "to": "b2", "path": ["a2", "b2"], "captures": [], "promotes": false},
+    ]);
+    assert_eq!(moves, expected);
+}
+
+/// Each of these is bad input: exit status 2, one line on stderr, nothing on stdout.
+const BAD_INPUT: [&[&str]; 14] = [
+    &["perft", "--variant", "chess", "--depth", "2"],
+    &["perft", "--variant", "italian", "--depth", "0"],
+    &["perft", "--variant", "italian", "--depth", "21"],
+    &["perft", "--variant", "italian", "--depth", "two"],
+    &["perft", "--variant", "italian"],
+    &["perft", "--depth", "3"],
+    &[
+        "perft",
+        "--variant",
+        "italian",
+        "--fen",
+        "W:W33:B1",
+        "--depth",
+        "1",
+    ],
+    &[
+        "perft",
+        "--variant",
+        "turkish",
+        "--fen",
+        "W:W21:B1",
+        "--depth",
+        "1",
+    ],
+    &["moves", "--variant", "italian", "--fen", "W:W21,21:B1"],
+    &["moves", "--variant", "italian", "--fen"],
+    &["moves", "--variant", "italian", "--jsn"],
+    &["moves"],
+    &["frobnicate"],
+    &[],
+];
+
+#[test]
+fn bad_input_is_one_line_on_stderr_and_status_2() {
+    for args in BAD_INPUT {
+        let output = damiera(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "damiera {args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "damiera {args:?} wrote to stdout");
+        assert_eq!(stderr.lines().count(), 1, "damiera {args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("damiera: ") && stderr.ends_with('\n'),
+            "damiera {args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn bad_input_messages_say_what_is_wrong() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &[
+                "perft",
+                "--variant",
+                "italian",
+                "--fen",
+                "W:W33:B1",
+                "--depth",
+                "1",
+            ],
+            "damiera: invalid FEN: token '33': square '33' is off the board\n",
+        ),
+        (
+            &["moves", "--variant", "chess"],
+            "damiera: invalid value 'chess' for '--variant <VARIANT>': \
+             unknown variant 'chess' (expected italian, triestina or turkish)\n",
+        ),
+        (
+            &["perft", "--variant", "italian", "--depth", "21"],
+            "damiera: invalid value '21' for '--depth <DEPTH>': 21 is not in 1..=20\n",
+        ),
+        (
+            &["perft", "--variant", "italian"],
+            "damiera: the following required arguments were not provided: --depth <DEPTH>\n",
+        ),
+    ];
+    for (args, message) in cases {
+        assert_eq!(String::from_utf8_lossy(&damiera(args).stderr), message);
+    }
+}
+
+#[test]
+fn help_and_version_print_on_stdout_and_succeed() {
+    for args in [
+        &["--help"][..],
+        &["-V"],
+        &["--version"],
+        &["perft", "--help"],
+        &["help", "moves"],
+    ] {
+        let stdout = success(args);
+        assert!(!stdout.is_empty(), "damiera {args:?} printed nothing");
+    }
+    assert_eq!(
+        success(&["--version"]),
+        format!("damiera {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
