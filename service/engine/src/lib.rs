@@ -18,6 +18,7 @@ mod movegen;
 mod moves;
 pub mod notation;
 mod outcome;
+pub mod pdn;
 pub mod perft;
 mod position;
 mod square;

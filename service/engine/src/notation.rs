@@ -119,7 +119,8 @@ fn find(position: &Position, written: &WrittenMove) -> Result<Move, Vec<Move>> {
     // Any legal path written in full: the legal move with that path's start, end and captures.
     let mut paths = Vec::new();
     movegen::legal_paths(position, &mut paths);
-    if let Some(path) = paths.iter().find(|p| p.is_capture() && p.landings() == &written.squares[1..]) {
+    let same_path = |p: &&Move| p.is_capture() && p.from() == from && p.landings() == &written.squares[1..];
+    if let Some(path) = paths.iter().find(same_path) {
         return Ok(*legal.iter().find(|m| m.same_move(path)).expect("a legal path is a legal move"));
     }
     if written.squares.len() > 2 {
@@ -130,5 +131,22 @@ fn find(position: &Position, written: &WrittenMove) -> Result<Move, Vec<Move>> {
     match fits.as_slice() {
         [only] => Ok(*only),
         _ => Err(fits),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two men can take the same pieces along the same landing squares: the start square decides.
+    #[test]
+    fn a_full_path_is_matched_with_its_start_square() {
+        let fen = "W:W26,28,30,34,36,37,39,40,41,44,45,46,48,49,50:B1,3,4,5,7,8,11,12,14,15,19,20,22,23,25";
+        let position = crate::fen::parse(Variant::Triestina, fen).unwrap();
+        let legal: Vec<String> = position.legal_moves().iter().map(|m| write(Variant::Triestina, m)).collect();
+        assert_eq!(legal, ["26x17x6", "28x17x6"]);
+        for text in ["26x17x6", "28x17x6"] {
+            assert_eq!(write(Variant::Triestina, &parse(&position, text).unwrap()), text);
+        }
     }
 }
