@@ -9,7 +9,7 @@
 //! let position = fen::parse(Variant::Italian, "w:b12-10:wK30,21").unwrap();
 //! assert_eq!(position.to_fen(), "W:W21,K30:B10,11,12");
 //! let err = fen::parse(Variant::Italian, "W:W21,21:B1").unwrap_err();
-//! assert_eq!(err.to_string(), "invalid FEN: token '21': square 21 is listed twice");
+//! assert_eq!(err.to_string(), "invalid FEN: token '21': square '21' is listed twice");
 //! ```
 
 use crate::position::SetupError;

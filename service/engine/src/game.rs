@@ -78,6 +78,15 @@ pub enum MoveResult {
     },
 }
 
+/// What [`Game::undo`] took back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Undone {
+    /// The last move.
+    Move(PlayedMove),
+    /// An ending a player declared after the last move; the game is ongoing again.
+    Ending(Outcome),
+}
+
 /// Why a game refused a request.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
@@ -266,14 +275,24 @@ impl Game {
         Ok(self.push(mv))
     }
 
-    /// Takes back the last move. The game is ongoing again, whatever had ended it.
-    pub fn undo(&mut self) -> Result<PlayedMove, GameError> {
+    /// Takes back the last event: an ending declared by a player (resignation, agreed draw,
+    /// capture fault) if there is one, else the last move.
+    pub fn undo(&mut self) -> Result<Undone, GameError> {
+        let declared = matches!(
+            self.outcome,
+            Outcome::Win { reason: WinReason::Resignation | WinReason::CaptureFault, .. }
+                | Outcome::Draw { reason: DrawReason::Agreement }
+        );
+        if declared {
+            let ending = std::mem::replace(&mut self.outcome, Outcome::Ongoing);
+            self.faulty_move = None;
+            return Ok(Undone::Ending(ending));
+        }
         let played = self.moves.pop().ok_or(GameError::NothingToUndo)?;
         self.positions.pop();
         self.move_counts.pop();
-        self.outcome = Outcome::Ongoing;
-        self.faulty_move = None;
-        Ok(played)
+        self.outcome = self.decide();
+        Ok(Undone::Move(played))
     }
 
     /// `color` resigns: the opponent wins.

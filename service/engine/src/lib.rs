@@ -28,7 +28,7 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use color::{Color, Piece, Role};
 pub use fen::FenError;
-pub use game::{FirstMover, Game, GameError, GameOptions, MoveCount, MoveResult, PlayedMove, MOVE_COUNT_LIMIT};
+pub use game::{FirstMover, Game, GameError, GameOptions, MoveCount, MoveResult, PlayedMove, Undone, MOVE_COUNT_LIMIT};
 pub use moves::{Move, MAX_CAPTURES};
 pub use notation::NotationError;
 pub use outcome::{DrawReason, Outcome, WinReason};

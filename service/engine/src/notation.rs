@@ -1,7 +1,7 @@
 //! Move notation: `21-17`, `22x13x6`, `e3-e4`, `b3xd3xd5`, and the short capture form `22x6`.
 //!
-//! The engine writes the full form: every landing square. Input may also give any other path of
-//! the same move, or only the start and end squares when exactly one legal move fits them.
+//! The engine writes the full form: every landing square. Input may also give any other real path
+//! of the same move, or only the start and end squares when exactly one legal move fits them.
 //!
 //! ```
 //! use damiera_engine::{notation, Position, Variant, NotationError};
@@ -116,12 +116,13 @@ fn find(position: &Position, written: &WrittenMove) -> Result<Move, Vec<Move>> {
             .find(|m| !m.is_capture() && m.from() == from && m.to() == to)
             .ok_or_else(Vec::new);
     }
-    // Any legal path written in full: the legal move with that path's start, end and captures.
+    // Any real path written in full names the move (start, end, captured set) it makes, and that
+    // move must be legal: a path the choice rule ranks lower is still that move (RULES.md 1).
     let mut paths = Vec::new();
-    movegen::legal_paths(position, &mut paths);
-    let same_path = |p: &&Move| p.is_capture() && p.from() == from && p.landings() == &written.squares[1..];
+    movegen::all_capture_sequences(position, &mut paths);
+    let same_path = |p: &&Move| p.from() == from && p.landings() == &written.squares[1..];
     if let Some(path) = paths.iter().find(same_path) {
-        return Ok(*legal.iter().find(|m| m.same_move(path)).expect("a legal path is a legal move"));
+        return legal.iter().find(|m| m.same_move(path)).copied().ok_or_else(Vec::new);
     }
     if written.squares.len() > 2 {
         return Err(Vec::new());
@@ -148,5 +149,18 @@ mod tests {
         for text in ["26x17x6", "28x17x6"] {
             assert_eq!(write(Variant::Triestina, &parse(&position, text).unwrap()), text);
         }
+    }
+
+    /// A king's circle taken the other way round is the same move (RULES.md 1), even though the
+    /// kings-first rule (2.8.4) ranks that path lower: it is accepted and written the engine's way.
+    #[test]
+    fn every_real_path_of_a_legal_move_names_it() {
+        let position = crate::fen::parse(Variant::Italian, "W:WK21:BK18,19,26,27").unwrap();
+        let legal: Vec<String> = position.legal_moves().iter().map(|m| write(Variant::Italian, m)).collect();
+        assert_eq!(legal, ["21x14x23x30x21"]);
+        let other_way = parse(&position, "21x30x23x14x21").unwrap();
+        assert_eq!(write(Variant::Italian, &other_way), "21x14x23x30x21");
+        // A path that is not a real path (it skips a jump) is still refused.
+        assert!(matches!(parse(&position, "21x14x30x21"), Err(NotationError::Illegal { .. })));
     }
 }

@@ -30,11 +30,17 @@ pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
 }
 
 fn count(position: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+    let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
     match depth {
         0 => 1,
-        1 => movegen::count_legal_moves(position, &mut buffers[0]),
+        1 => movegen::count_legal_moves(position, moves),
+        2 => {
+            // The last two plies in one loop: most of the work is here, and a call per child costs.
+            movegen::legal_moves(position, moves);
+            let scratch = &mut rest[0];
+            moves.iter().map(|mv| movegen::count_legal_moves(&position.play_unchecked(mv), scratch)).sum()
+        }
         _ => {
-            let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
             movegen::legal_moves(position, moves);
             moves.iter().map(|mv| count(&position.play_unchecked(mv), depth - 1, rest)).sum()
         }

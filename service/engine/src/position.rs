@@ -32,13 +32,13 @@ pub struct Position {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// A square that is not a playable square of the board.
-    #[error("square {0} is not on the board")]
+    #[error("square '{0}' is not on the board")]
     OffBoard(String),
     /// Two pieces given for one square.
-    #[error("square {0} is listed twice")]
+    #[error("square '{0}' is listed twice")]
     DuplicateSquare(String),
     /// A man standing where it would already have been promoted.
-    #[error("a {color} man on {square} stands on its promotion row")]
+    #[error("a {color} man on '{square}' stands on its promotion row")]
     ManOnPromotionRow {
         /// The man's colour.
         color: Color,
@@ -222,6 +222,7 @@ impl Position {
 
     /// Plays a move known to be legal here (one of [`Position::legal_moves`]) without checking it.
     #[must_use]
+    #[inline]
     pub fn play_unchecked(&self, mv: &Move) -> Position {
         let us = self.turn;
         let them = us.opposite();

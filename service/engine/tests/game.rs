@@ -3,7 +3,7 @@
 
 use damiera_engine::{
     fen, Color, DrawReason, FirstMover, Game, GameError, GameOptions, MoveResult, NotationError, Outcome,
-    Variant, WinReason,
+    Undone, Variant, WinReason,
 };
 
 fn game(variant: Variant, fen: &str) -> Game {
@@ -249,7 +249,7 @@ fn undo_restores_the_exact_previous_position_and_history() {
     let before = *g.position();
     let moves_before = g.moves().to_vec();
     g.play("21-17").unwrap();
-    let undone = g.undo().unwrap();
+    let Undone::Move(undone) = g.undo().unwrap() else { panic!("a move was taken back") };
     assert_eq!(undone.notation, "21-17");
     assert_eq!(*g.position(), before);
     assert_eq!(g.position().hash(), before.compute_hash());
@@ -259,4 +259,27 @@ fn undo_restores_the_exact_previous_position_and_history() {
     }
     assert_eq!(*g.position(), damiera_engine::Position::start(Variant::Italian));
     assert_eq!(g.undo(), Err(GameError::NothingToUndo));
+}
+
+/// Undo takes back a declared ending first, and only then moves.
+#[test]
+fn undo_takes_back_a_declared_ending_before_any_move() {
+    let mut g = Game::new(Variant::Italian);
+    play_all(&mut g, &["23-19"]);
+    g.resign(Color::Black).unwrap();
+    assert_eq!(g.undo(), Ok(Undone::Ending(win(Color::White, WinReason::Resignation))));
+    assert_eq!((g.outcome(), g.ply()), (Outcome::Ongoing, 1));
+    g.agree_draw().unwrap();
+    assert_eq!(g.undo(), Ok(Undone::Ending(Outcome::Draw { reason: DrawReason::Agreement })));
+    assert!(matches!(g.undo(), Ok(Undone::Move(m)) if m.notation == "23-19"));
+    assert_eq!(g.undo(), Err(GameError::NothingToUndo));
+
+    // A forfeit at the very first move is taken back too.
+    let options = GameOptions { forfeit_on_capture_fault: true, ..GameOptions::default() };
+    let mut g = Game::setup(fen::parse(Variant::Turkish, "W:Wa2,d2:Ba3,d3,d5").unwrap(), options.forfeit_on_capture_fault)
+        .unwrap();
+    assert_eq!(g.play("a2-b2").unwrap(), MoveResult::Forfeited { text: "a2-b2".into() });
+    assert!(matches!(g.undo(), Ok(Undone::Ending(Outcome::Win { reason: WinReason::CaptureFault, .. }))));
+    assert_eq!((g.outcome(), g.faulty_move()), (Outcome::Ongoing, None));
+    g.play("d2xd4xd6").unwrap();
 }

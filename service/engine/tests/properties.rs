@@ -1,12 +1,16 @@
 //! Property tests over random games in all three variants: FEN and move notation round trips, the
-//! incremental hash, positions as undo records, the short capture form, and `Position::play`.
+//! incremental hash, positions as undo records, the short capture form, `Position::play`, and
+//! perft's bulk count against the move list.
 //!
 //! A game is drawn as a variant and a list of numbers, each picking a legal move (modulo the
 //! count) until the list or the legal moves run out, so proptest can shrink a failure to a short
 //! game. Every property is checked on every position of the game.
 
+use damiera_engine::perft::perft;
 use damiera_engine::{fen, notation, Move, NotationError, Position, Variant};
 use proptest::prelude::*;
+
+mod common;
 
 /// A variant and the choices that pick each move of a random game.
 fn game() -> impl Strategy<Value = (Variant, Vec<u32>)> {
@@ -203,4 +207,25 @@ fn short_capture_form_lists_every_fitting_move() {
     let NotationError::Ambiguous { mut candidates, .. } = err else { panic!("{err:?}") };
     candidates.sort();
     assert_eq!(candidates, ["22x13x6", "22x15x6"]);
+}
+
+/// Perft's last ply counts moves without building them (whole-board shifts, a counting search,
+/// a shortcut for men's single jumps): its count must equal the length of the move list, in
+/// random games and in random set-ups full of kings, in every variant.
+#[test]
+fn bulk_count_equals_the_number_of_legal_moves() {
+    let mut rng = common::Rng::new(0xB0_1C);
+    for variant in Variant::ALL {
+        let mut positions = common::Distinct::default();
+        common::add_random_games(&mut positions, variant, &mut rng, 4_000, 200);
+        common::add_random_setups(&mut positions, variant, &mut rng, 4_000);
+        let positions = positions.positions;
+        assert!(positions.len() >= 7_000, "{variant}: only {} positions", positions.len());
+        for position in &positions {
+            let listed = position.legal_moves().len() as u64;
+            assert_eq!(perft(position, 1), listed, "{variant} {}", position.to_fen());
+            let two_plies: u64 = position.legal_moves().iter().map(|m| position.play_unchecked(m).legal_moves().len() as u64).sum();
+            assert_eq!(perft(position, 2), two_plies, "{variant} {}", position.to_fen());
+        }
+    }
 }

@@ -164,13 +164,51 @@ pub(super) fn count_quiet_moves<G: DiagonalGeometry>(position: &Position) -> u64
 #[inline]
 pub(super) fn capturers<G: DiagonalGeometry>(position: &Position) -> u64 {
     let s = sides::<G>(position);
-    let jumpers = |pieces: u64, targets: u64, d: i32| pieces & shift(targets & shift(s.empty, -d), -d);
-    let by_men = match position.turn() {
-        Color::White => jumpers(s.men_up, s.enemy_men, G::UP[0]) | jumpers(s.men_up, s.enemy_men, G::UP[1]),
-        Color::Black => jumpers(s.men_down, s.enemy_men, G::DOWN[0]) | jumpers(s.men_down, s.enemy_men, G::DOWN[1]),
-    };
+    let by_men = men_jumping::<G>(&s, s.men_up | s.men_down, position.turn()).into_iter().fold(0, |a, b| a | b);
     if s.kings == 0 {
         return by_men;
     }
-    G::ALL.iter().fold(by_men, |acc, &d| acc | jumpers(s.kings, s.enemy, d))
+    G::ALL.iter().fold(by_men, |acc, &d| acc | jumpers(&s, s.kings, s.enemy, d))
+}
+
+/// The pieces among `pieces` with an enemy in `targets` one step in direction `d` and an empty
+/// square right behind it.
+#[inline]
+fn jumpers(s: &Sides, pieces: u64, targets: u64, d: i32) -> u64 {
+    pieces & shift(targets & shift(s.empty, -d), -d)
+}
+
+/// The squares among `men` (of colour `turn`) that can jump in each forward direction.
+#[inline]
+fn men_jumping<G: DiagonalGeometry>(s: &Sides, men: u64, turn: Color) -> [u64; 2] {
+    let [d0, d1] = match turn {
+        Color::White => G::UP,
+        Color::Black => G::DOWN,
+    };
+    [jumpers(s, men, s.enemy_men, d0), jumpers(s, men, s.enemy_men, d1)]
+}
+
+/// The number of legal captures when only men can capture and none can jump twice, by whole-board
+/// shifts; `None` when some man can jump again, and a search must count.
+///
+/// A man's later jumps all go forward, beyond the square its first jump emptied and the man it
+/// took, so whether it can jump again is decided by the board as it stands. Each single jump is
+/// then a legal move of its own (all have the longest length, one).
+pub(super) fn count_single_man_jumps<G: DiagonalGeometry>(position: &Position) -> Option<u64> {
+    let s = sides::<G>(position);
+    let turn = position.turn();
+    let forward = match turn {
+        Color::White => G::UP,
+        Color::Black => G::DOWN,
+    };
+    let jumping = men_jumping::<G>(&s, s.men_up | s.men_down, turn);
+    let mut count = 0;
+    for (men, d) in jumping.into_iter().zip(forward) {
+        let landings = shift(men, 2 * d) & !s.promotion;
+        if men_jumping::<G>(&s, landings, turn) != [0, 0] {
+            return None;
+        }
+        count += men.count_ones();
+    }
+    Some(u64::from(count))
 }

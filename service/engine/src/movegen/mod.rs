@@ -15,23 +15,18 @@ use sink::{CaptureSink, Recorder, Tally};
 
 /// Fills `out` with the legal moves: the capture rule applied, duplicate paths merged.
 pub(crate) fn legal_moves(position: &Position, out: &mut Vec<Move>) {
-    legal_paths(position, out);
-    merge_duplicate_paths(out);
-}
-
-/// Fills `out` with every legal capture path (not merged), or the quiet moves if there is none.
-pub(crate) fn legal_paths(position: &Position, out: &mut Vec<Move>) {
     out.clear();
     let capturers = capturers(position);
     if capturers == 0 {
         quiet_moves(position, out);
     } else {
         captures(position, capturers, &mut CaptureSink::legal(out, position.variant().family()));
+        merge_duplicate_paths(out);
     }
 }
 
 /// Fills `out` with every capture sequence and every prefix of one, whatever the capture rule
-/// says: the moves a Turkish player can make when he commits a capture fault (RULES.md 3.11).
+/// says: every real path a player can write, legal or a capture fault (RULES.md 3.11).
 pub(crate) fn all_capture_sequences(position: &Position, out: &mut Vec<Move>) {
     out.clear();
     captures(position, capturers(position), &mut CaptureSink::everything(out, position.variant().family()));
@@ -57,10 +52,17 @@ pub(crate) fn count_legal_moves(position: &Position, scratch: &mut Vec<Move>) ->
     let diagonal = position.variant().family() == RuleFamily::Diagonal;
     if capturers != 0 && diagonal && capturers & position.kings().0 == 0 {
         // Only men capture: a diagonal man's jumps each advance two rows and land beyond the man
-        // taken, so its captured set fixes its path and no two sequences are one move. Count them.
-        let mut tally = Tally::default();
-        captures(position, capturers, &mut tally);
-        return tally.count();
+        // taken, so its captured set fixes its path and no two sequences are one move. Count them,
+        // without a search when no man can jump twice.
+        let single_jumps = match position.variant() {
+            Variant::Triestina => diagonal::count_single_man_jumps::<Board10>(position),
+            _ => diagonal::count_single_man_jumps::<Board8>(position),
+        };
+        return single_jumps.unwrap_or_else(|| {
+            let mut tally = Tally::default();
+            captures(position, capturers, &mut tally);
+            tally.count()
+        });
     }
     if capturers != 0 {
         scratch.clear();
