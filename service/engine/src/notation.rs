@@ -121,8 +121,8 @@ fn find(position: &Position, written: &WrittenMove) -> Result<Move, Vec<Move>> {
     let mut paths = Vec::new();
     movegen::all_capture_sequences(position, &mut paths);
     let same_path = |p: &&Move| p.from() == from && p.landings() == &written.squares[1..];
-    if let Some(path) = paths.iter().find(same_path) {
-        return legal.iter().find(|m| m.same_move(path)).copied().ok_or_else(Vec::new);
+    if let Some(named) = paths.iter().filter(same_path).find_map(|p| legal.iter().find(|m| m.same_move(p))) {
+        return Ok(*named);
     }
     if written.squares.len() > 2 {
         return Err(Vec::new());
@@ -162,5 +162,15 @@ mod tests {
         assert_eq!(write(Variant::Italian, &other_way), "21x14x23x30x21");
         // A path that is not a real path (it skips a jump) is still refused.
         assert!(matches!(parse(&position, "21x14x30x21"), Err(NotationError::Illegal { .. })));
+    }
+
+    /// Two squares may be a real jump that stops part way, and also the short form of a legal
+    /// move: the short form wins, since stopping part way is no move.
+    #[test]
+    fn a_partial_path_that_is_also_a_short_form_names_the_legal_move() {
+        let fen = "B:Wa2,b3,c6,d2,d4,g2:BKa1,a7,e6,Kf5,f7,g5,g7";
+        let position = crate::fen::parse(Variant::Turkish, fen).unwrap();
+        let mv = parse(&position, "a1xa6").unwrap();
+        assert_eq!(write(Variant::Turkish, &mv), "a1xa3xd3xd6xa6");
     }
 }

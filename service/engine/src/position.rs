@@ -222,7 +222,7 @@ impl Position {
 
     /// Plays a move known to be legal here (one of [`Position::legal_moves`]) without checking it.
     #[must_use]
-    #[inline]
+    #[inline(always)] // perft and search call it once per node: measured, inlining pays
     pub fn play_unchecked(&self, mv: &Move) -> Position {
         let us = self.turn;
         let them = us.opposite();

@@ -3,17 +3,18 @@
 //! Men step and capture diagonally forward only and cannot capture kings; kings step and capture
 //! one square in all four diagonals. Captured pieces leave at once, a man stops when it reaches
 //! the last row, and sequences are ranked by RULES.md 2.8 (see [`super::sink`]).
+//!
+//! Each entry point looks at the side to move once and runs a body generic over it
+//! (`WHITE`), so every whole-board shift is by a compile-time constant.
 
-use super::sink::Recorder;
+use super::sink::{Recorder, Tally};
 use crate::geometry::DiagonalGeometry;
-use crate::{Color, Move, Position, Square};
+use crate::{Bitboard, Color, Move, Position, Square};
 
 /// The side to move's pieces as the generators need them, for one call.
 struct Sides {
-    /// Our men if they move up the board (White's), else none.
-    men_up: u64,
-    /// Our men if they move down the board (Black's), else none.
-    men_down: u64,
+    /// Our men.
+    men: u64,
     /// Our kings.
     kings: u64,
     /// The opponent's pieces.
@@ -28,20 +29,14 @@ struct Sides {
     promotion: u64,
 }
 
-/// Splitting men by direction keeps every whole-board shift below a compile-time constant.
-fn sides<G: DiagonalGeometry>(position: &Position) -> Sides {
-    let us = position.turn();
+fn sides<G: DiagonalGeometry, const WHITE: bool>(position: &Position) -> Sides {
+    let (us, forward, promotion) =
+        if WHITE { (Color::White, G::UP, G::TOP_ROW) } else { (Color::Black, G::DOWN, G::BOTTOM_ROW) };
     let own = position.pieces_of(us).0;
     let enemy = position.pieces_of(us.opposite()).0;
     let all_kings = position.kings().0;
-    let men = own & !all_kings;
-    let (men_up, men_down, forward, promotion) = match us {
-        Color::White => (men, 0, G::UP, G::TOP_ROW),
-        Color::Black => (0, men, G::DOWN, G::BOTTOM_ROW),
-    };
     Sides {
-        men_up,
-        men_down,
+        men: own & !all_kings,
         kings: own & all_kings,
         enemy,
         enemy_men: enemy & !all_kings,
@@ -51,7 +46,17 @@ fn sides<G: DiagonalGeometry>(position: &Position) -> Sides {
     }
 }
 
-#[inline]
+/// Runs `$body::<G, WHITE>(args)` for the side to move of `$position`.
+macro_rules! for_side_to_move {
+    ($body:ident::<$g:ident>($position:expr $(, $arg:expr)*)) => {
+        match $position.turn() {
+            Color::White => $body::<$g, true>($position $(, $arg)*),
+            Color::Black => $body::<$g, false>($position $(, $arg)*),
+        }
+    };
+}
+
+#[inline(always)]
 fn shift(bits: u64, offset: i32) -> u64 {
     if offset >= 0 {
         bits << offset
@@ -60,11 +65,54 @@ fn shift(bits: u64, offset: i32) -> u64 {
     }
 }
 
+/// The pieces among `pieces` with an enemy in `targets` one step in direction `d` and an empty
+/// square right behind it.
+#[inline(always)]
+fn jumpers(s: &Sides, pieces: u64, targets: u64, d: i32) -> u64 {
+    pieces & shift(targets & shift(s.empty, -d), -d)
+}
+
+/// The squares among `men` that can jump in each forward direction.
+#[inline(always)]
+fn men_jumping(s: &Sides, men: u64) -> [u64; 2] {
+    [jumpers(s, men, s.enemy_men, s.forward[0]), jumpers(s, men, s.enemy_men, s.forward[1])]
+}
+
+/// The kings of the side to move that can jump.
+#[inline(always)]
+fn kings_jumping<G: DiagonalGeometry>(s: &Sides) -> u64 {
+    if s.kings == 0 {
+        return 0; // most openings: skip four shifts
+    }
+    G::ALL.iter().fold(0, |acc, &d| acc | jumpers(s, s.kings, s.enemy, d))
+}
+
+/// The pieces of the side to move that have a jump: a man next to an enemy man, a king next to
+/// any enemy piece, with an empty square behind it. Whole-board shifts, no search.
+#[inline]
+pub(super) fn capturers<G: DiagonalGeometry>(position: &Position) -> u64 {
+    for_side_to_move!(capturers_of::<G>(position))
+}
+
+#[inline(always)]
+fn capturers_of<G: DiagonalGeometry, const WHITE: bool>(position: &Position) -> u64 {
+    let s = sides::<G, WHITE>(position);
+    let [a, b] = men_jumping(&s, s.men);
+    a | b | kings_jumping::<G>(&s)
+}
+
 /// Reports every capture sequence of the pieces in `capturers` (see [`capturers`]).
 pub(super) fn captures<G: DiagonalGeometry, R: Recorder>(position: &Position, capturers: u64, rec: &mut R) {
-    let s = sides::<G>(position);
+    match position.turn() {
+        Color::White => captures_of::<G, R, true>(position, capturers, rec),
+        Color::Black => captures_of::<G, R, false>(position, capturers, rec),
+    }
+}
+
+fn captures_of<G: DiagonalGeometry, R: Recorder, const WHITE: bool>(position: &Position, capturers: u64, rec: &mut R) {
+    let s = sides::<G, WHITE>(position);
     let all_kings = position.kings().0;
-    for from in crate::Bitboard(capturers) {
+    for from in Bitboard(capturers) {
         let f = from.index();
         let empty = s.empty | 1 << f; // the capturing piece has left its square
         let is_king = s.kings >> f & 1 != 0;
@@ -130,18 +178,19 @@ fn king_jumps<G: DiagonalGeometry, R: Recorder>(at: u32, empty: u64, enemy: u64,
 
 /// Appends the quiet moves of the side to move: men, then kings, each direction in turn.
 pub(super) fn quiet_moves<G: DiagonalGeometry>(position: &Position, out: &mut Vec<Move>) {
-    let s = sides::<G>(position);
+    for_side_to_move!(quiet_moves_of::<G>(position, out))
+}
+
+fn quiet_moves_of<G: DiagonalGeometry, const WHITE: bool>(position: &Position, out: &mut Vec<Move>) {
+    let s = sides::<G, WHITE>(position);
     let mut steps = |pieces: u64, d: i32, promotion: u64| {
-        for to in crate::Bitboard(shift(pieces, d) & s.empty) {
+        for to in Bitboard(shift(pieces, d) & s.empty) {
             let from = Square::new((to.index() as i32 - d) as u8);
             out.push(Move::quiet(from, to, promotion >> to.index() & 1 != 0));
         }
     };
-    // Constant directions, so that each whole-board shift compiles to one instruction.
-    steps(s.men_up, G::UP[0], s.promotion);
-    steps(s.men_up, G::UP[1], s.promotion);
-    steps(s.men_down, G::DOWN[0], s.promotion);
-    steps(s.men_down, G::DOWN[1], s.promotion);
+    steps(s.men, s.forward[0], s.promotion);
+    steps(s.men, s.forward[1], s.promotion);
     if s.kings != 0 {
         for d in G::ALL {
             steps(s.kings, d, 0);
@@ -149,66 +198,35 @@ pub(super) fn quiet_moves<G: DiagonalGeometry>(position: &Position, out: &mut Ve
     }
 }
 
-/// The number of quiet moves, by shifting whole bitboards.
-pub(super) fn count_quiet_moves<G: DiagonalGeometry>(position: &Position) -> u64 {
-    let s = sides::<G>(position);
-    let up = s.men_up | s.kings;
-    let down = s.men_down | s.kings;
-    let count = |pieces: u64, d: i32| (shift(pieces, d) & s.empty).count_ones();
-    u64::from(count(up, G::UP[0]) + count(up, G::UP[1]) + count(down, G::DOWN[0]) + count(down, G::DOWN[1]))
-}
-
-/// The pieces of the side to move that have a jump: a man next to an enemy man, a king next to
-/// any enemy piece, with an empty square behind it. Whole-board shifts, no search; the kings'
-/// four shifts are skipped when there are no kings, as in most openings.
-#[inline]
-pub(super) fn capturers<G: DiagonalGeometry>(position: &Position) -> u64 {
-    let s = sides::<G>(position);
-    let by_men = men_jumping::<G>(&s, s.men_up | s.men_down, position.turn()).into_iter().fold(0, |a, b| a | b);
-    if s.kings == 0 {
-        return by_men;
-    }
-    G::ALL.iter().fold(by_men, |acc, &d| acc | jumpers(&s, s.kings, s.enemy, d))
-}
-
-/// The pieces among `pieces` with an enemy in `targets` one step in direction `d` and an empty
-/// square right behind it.
-#[inline]
-fn jumpers(s: &Sides, pieces: u64, targets: u64, d: i32) -> u64 {
-    pieces & shift(targets & shift(s.empty, -d), -d)
-}
-
-/// The squares among `men` (of colour `turn`) that can jump in each forward direction.
-#[inline]
-fn men_jumping<G: DiagonalGeometry>(s: &Sides, men: u64, turn: Color) -> [u64; 2] {
-    let [d0, d1] = match turn {
-        Color::White => G::UP,
-        Color::Black => G::DOWN,
-    };
-    [jumpers(s, men, s.enemy_men, d0), jumpers(s, men, s.enemy_men, d1)]
-}
-
-/// The number of legal captures when only men can capture and none can jump twice, by whole-board
-/// shifts; `None` when some man can jump again, and a search must count.
+/// The number of legal moves, for perft's last ply, from one look at the board: quiet moves and
+/// men's single jumps by whole-board shifts, men's longer captures by a counting search, and the
+/// move list only when a king can capture (its paths may need merging).
 ///
-/// A man's later jumps all go forward, beyond the square its first jump emptied and the man it
-/// took, so whether it can jump again is decided by the board as it stands. Each single jump is
-/// then a legal move of its own (all have the longest length, one).
-pub(super) fn count_single_man_jumps<G: DiagonalGeometry>(position: &Position) -> Option<u64> {
-    let s = sides::<G>(position);
-    let turn = position.turn();
-    let forward = match turn {
-        Color::White => G::UP,
-        Color::Black => G::DOWN,
-    };
-    let jumping = men_jumping::<G>(&s, s.men_up | s.men_down, turn);
-    let mut count = 0;
-    for (men, d) in jumping.into_iter().zip(forward) {
-        let landings = shift(men, 2 * d) & !s.promotion;
-        if men_jumping::<G>(&s, landings, turn) != [0, 0] {
-            return None;
-        }
-        count += men.count_ones();
+/// A diagonal man's jumps each advance two rows, beyond the square its first jump emptied and the
+/// man it took: so the board as it stands decides whether it can jump again, and its captured set
+/// fixes its path, so no two of its sequences are one move.
+pub(super) fn count_legal_moves<G: DiagonalGeometry>(position: &Position, scratch: &mut Vec<Move>) -> u64 {
+    for_side_to_move!(count_legal_moves_of::<G>(position, scratch))
+}
+
+fn count_legal_moves_of<G: DiagonalGeometry, const WHITE: bool>(position: &Position, scratch: &mut Vec<Move>) -> u64 {
+    let s = sides::<G, WHITE>(position);
+    if kings_jumping::<G>(&s) != 0 {
+        super::legal_moves(position, scratch);
+        return scratch.len() as u64;
     }
-    Some(u64::from(count))
+    let jumping = men_jumping(&s, s.men);
+    if jumping == [0, 0] {
+        let count = |pieces: u64, d: i32| (shift(pieces, d) & s.empty).count_ones();
+        let by_men = count(s.men, s.forward[0]) + count(s.men, s.forward[1]);
+        let by_kings = if s.kings == 0 { 0 } else { G::ALL.iter().map(|&d| count(s.kings, d)).sum() };
+        return u64::from(by_men + by_kings);
+    }
+    let landings = shift(jumping[0], 2 * s.forward[0]) | shift(jumping[1], 2 * s.forward[1]);
+    if men_jumping(&s, landings & !s.promotion) == [0, 0] {
+        return u64::from(jumping[0].count_ones() + jumping[1].count_ones());
+    }
+    let mut tally = Tally::default();
+    captures_of::<G, Tally, WHITE>(position, jumping[0] | jumping[1], &mut tally);
+    tally.count()
 }

@@ -3,15 +3,15 @@
 //! Each family has one generator ([`diagonal`], [`orthogonal`]); the diagonal one is generic over
 //! the board's shape. Their capture searches report to a [`Recorder`]: a [`CaptureSink`] applies
 //! the variant's choice rule as sequences come (it keeps only the best priority key seen so far)
-//! and [`legal_moves`] then merges paths that are the same move; a [`Tally`] only counts.
+//! and [`legal_moves`] then merges paths that are the same move; a `Tally` only counts.
 
 mod diagonal;
 mod orthogonal;
 mod sink;
 
 use crate::geometry::{Board10, Board8};
-use crate::{Move, Position, RuleFamily, Variant};
-use sink::{CaptureSink, Recorder, Tally};
+use crate::{Move, Position, Variant};
+use sink::{CaptureSink, Recorder};
 
 /// Fills `out` with the legal moves: the capture rule applied, duplicate paths merged.
 pub(crate) fn legal_moves(position: &Position, out: &mut Vec<Move>) {
@@ -48,32 +48,10 @@ pub(crate) fn has_capture(position: &Position) -> bool {
 
 /// The number of legal moves, counted without building quiet moves: perft's last ply.
 pub(crate) fn count_legal_moves(position: &Position, scratch: &mut Vec<Move>) -> u64 {
-    let capturers = capturers(position);
-    let diagonal = position.variant().family() == RuleFamily::Diagonal;
-    if capturers != 0 && diagonal && capturers & position.kings().0 == 0 {
-        // Only men capture: a diagonal man's jumps each advance two rows and land beyond the man
-        // taken, so its captured set fixes its path and no two sequences are one move. Count them,
-        // without a search when no man can jump twice.
-        let single_jumps = match position.variant() {
-            Variant::Triestina => diagonal::count_single_man_jumps::<Board10>(position),
-            _ => diagonal::count_single_man_jumps::<Board8>(position),
-        };
-        return single_jumps.unwrap_or_else(|| {
-            let mut tally = Tally::default();
-            captures(position, capturers, &mut tally);
-            tally.count()
-        });
-    }
-    if capturers != 0 {
-        scratch.clear();
-        captures(position, capturers, &mut CaptureSink::legal(scratch, position.variant().family()));
-        merge_duplicate_paths(scratch);
-        return scratch.len() as u64;
-    }
     match position.variant() {
-        Variant::Italian => diagonal::count_quiet_moves::<Board8>(position),
-        Variant::Triestina => diagonal::count_quiet_moves::<Board10>(position),
-        Variant::Turkish => orthogonal::count_quiet_moves(position),
+        Variant::Italian => diagonal::count_legal_moves::<Board8>(position, scratch),
+        Variant::Triestina => diagonal::count_legal_moves::<Board10>(position, scratch),
+        Variant::Turkish => orthogonal::count_legal_moves(position, scratch),
     }
 }
 

@@ -133,8 +133,13 @@ pub(super) fn quiet_moves(position: &Position, out: &mut Vec<Move>) {
     }
 }
 
-/// The number of quiet moves: men by whole-board shifts, kings ray by ray.
-pub(super) fn count_quiet_moves(position: &Position) -> u64 {
+/// The number of legal moves, for perft's last ply: quiet moves counted without building them,
+/// captures from the move list (a flying king's paths may need merging).
+pub(super) fn count_legal_moves(position: &Position, scratch: &mut Vec<Move>) -> u64 {
+    if capturers(position) != 0 {
+        super::legal_moves(position, scratch);
+        return scratch.len() as u64;
+    }
     let s = sides(position);
     let men = s.own & !s.kings;
     let forward = if s.man_directions[0] == NORTH { men << 8 } else { men >> 8 };
