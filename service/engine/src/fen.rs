@@ -52,16 +52,17 @@ pub fn parse(variant: Variant, text: &str) -> Result<Position, FenError> {
     let text = text.trim().trim_end_matches('.');
     let mut fields = text.split(':');
     let turn_field = fields.next().unwrap_or("").trim();
-    let turn = single_letter_color(turn_field)
-        .ok_or_else(|| syntax(Some(turn_field), "the side to move must be W or B"))?;
+    let turn =
+        single_letter_color(turn_field).ok_or_else(|| syntax(Some(turn_field), "the side to move must be W or B"))?;
     let mut pieces: Vec<(Square, Piece, String)> = Vec::new();
     let mut seen_colors = Vec::new();
     for field in fields {
         let field = field.trim();
         let mut chars = field.chars();
-        let color = chars.next().and_then(Color::from_letter).ok_or_else(|| {
-            syntax(Some(field), "each piece list must start with W or B")
-        })?;
+        let color = chars
+            .next()
+            .and_then(Color::from_letter)
+            .ok_or_else(|| syntax(Some(field), "each piece list must start with W or B"))?;
         if seen_colors.contains(&color) {
             return Err(syntax(Some(field), "this colour's piece list is given twice"));
         }

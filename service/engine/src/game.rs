@@ -241,10 +241,7 @@ impl Game {
     #[must_use]
     pub fn repetitions(&self) -> usize {
         let current = self.position();
-        self.positions
-            .iter()
-            .filter(|p| p.hash() == current.hash() && *p == current)
-            .count()
+        self.positions.iter().filter(|p| p.hash() == current.hash() && *p == current).count()
     }
 
     /// Plays a move written in the variant's notation.
@@ -395,5 +392,9 @@ fn is_capture_fault(position: &Position, written: &WrittenMove) -> bool {
 fn draw_lot() -> Color {
     let mut byte = [0u8; 1];
     getrandom::fill(&mut byte).expect("the operating system provides randomness");
-    if byte[0] & 1 == 0 { Color::White } else { Color::Black }
+    if byte[0] & 1 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
 }

@@ -108,9 +108,7 @@ impl Move {
         let mut from = mv.from();
         for &to in mv.landings() {
             // A flying king may cross the square of a piece it took earlier: only untaken ones count.
-            let jumped = squares_between(variant, from, to)?
-                .into_iter()
-                .find(|&sq| on_board.contains(sq))?;
+            let jumped = squares_between(variant, from, to)?.into_iter().find(|&sq| on_board.contains(sq))?;
             on_board = on_board.without(jumped);
             order.push(jumped);
             from = to;
@@ -147,10 +145,7 @@ mod tests {
     use crate::{Square, Variant};
 
     fn squares(variant: Variant, names: &[&str]) -> Vec<Square> {
-        names
-            .iter()
-            .map(|name| variant.parse_square(name).expect("a square of the board"))
-            .collect()
+        names.iter().map(|name| variant.parse_square(name).expect("a square of the board")).collect()
     }
 
     fn names(variant: Variant, squares: &[Square]) -> Vec<String> {
@@ -167,11 +162,7 @@ mod tests {
     #[test]
     fn a_quiet_move_captures_nothing() {
         let v = Variant::Italian;
-        let mv = Move::quiet(
-            v.parse_square("22").unwrap(),
-            v.parse_square("18").unwrap(),
-            false,
-        );
+        let mv = Move::quiet(v.parse_square("22").unwrap(), v.parse_square("18").unwrap(), false);
         assert_eq!(mv.captures_in_order(v), Some(vec![]));
     }
 
@@ -195,27 +186,14 @@ mod tests {
         let v = Variant::Turkish;
         // From W:WKa3:Be3,h2,Kf1,e5: the last jump, e1 to e6, crosses e3 (taken by the first
         // jump, now empty) before it reaches e5.
-        let mv = capture(
-            v,
-            &["a3", "h3", "h1", "e1", "e6"],
-            &["e3", "e5", "f1", "h2"],
-        );
-        assert_eq!(
-            names(v, &mv.captures_in_order(v).unwrap()),
-            ["e3", "h2", "f1", "e5"]
-        );
+        let mv = capture(v, &["a3", "h3", "h1", "e1", "e6"], &["e3", "e5", "f1", "h2"]);
+        assert_eq!(names(v, &mv.captures_in_order(v).unwrap()), ["e3", "h2", "f1", "e5"]);
     }
 
     #[test]
     fn a_path_that_misses_its_captures_is_reported() {
         let v = Variant::Turkish;
-        assert_eq!(
-            capture(v, &["a1", "a3"], &["b2"]).captures_in_order(v),
-            None
-        );
-        assert_eq!(
-            capture(v, &["a1", "b3"], &["a2"]).captures_in_order(v),
-            None
-        );
+        assert_eq!(capture(v, &["a1", "a3"], &["b2"]).captures_in_order(v), None);
+        assert_eq!(capture(v, &["a1", "b3"], &["a2"]).captures_in_order(v), None);
     }
 }

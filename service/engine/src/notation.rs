@@ -73,11 +73,8 @@ pub fn read(variant: Variant, text: &str) -> Result<WrittenMove, NotationError> 
     if capture && trimmed.contains('-') {
         return Err(syntax("it mixes '-' and 'x'".into()));
     }
-    let parts: Vec<&str> = if capture {
-        trimmed.split(['x', 'X', ':']).collect()
-    } else {
-        trimmed.split('-').collect()
-    };
+    let parts: Vec<&str> =
+        if capture { trimmed.split(['x', 'X', ':']).collect() } else { trimmed.split('-').collect() };
     if parts.len() < 2 {
         return Err(syntax("expected from-to or from x to".into()));
     }
@@ -111,10 +108,7 @@ fn find(position: &Position, written: &WrittenMove) -> Result<Move, Vec<Move>> {
     let legal = position.legal_moves();
     let (from, to) = (written.squares[0], *written.squares.last().expect("two squares at least"));
     if !written.capture {
-        return legal
-            .into_iter()
-            .find(|m| !m.is_capture() && m.from() == from && m.to() == to)
-            .ok_or_else(Vec::new);
+        return legal.into_iter().find(|m| !m.is_capture() && m.from() == from && m.to() == to).ok_or_else(Vec::new);
     }
     // Any real path written in full names the move (start, end, captured set) it makes, and that
     // move must be legal: a path the choice rule ranks lower is still that move (RULES.md 1).

@@ -148,10 +148,8 @@ impl Position {
                 Some(Outcome::Draw { reason: DrawReason::OnePieceEach })
             }
             _ => Color::ALL.into_iter().find_map(|color| {
-                (lone(color) == Some(false) && has_king(color.opposite())).then_some(Outcome::Win {
-                    winner: color.opposite(),
-                    reason: WinReason::LoneManAgainstKing,
-                })
+                (lone(color) == Some(false) && has_king(color.opposite()))
+                    .then_some(Outcome::Win { winner: color.opposite(), reason: WinReason::LoneManAgainstKing })
             }),
         }
     }

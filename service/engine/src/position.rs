@@ -80,13 +80,7 @@ impl Position {
         turn: Color,
         pieces: impl IntoIterator<Item = (Square, Piece)>,
     ) -> Result<Position, SetupError> {
-        let mut position = Position {
-            variant,
-            by_color: [Bitboard::EMPTY; 2],
-            kings: Bitboard::EMPTY,
-            turn,
-            hash: 0,
-        };
+        let mut position = Position { variant, by_color: [Bitboard::EMPTY; 2], kings: Bitboard::EMPTY, turn, hash: 0 };
         for (square, piece) in pieces {
             let name = || variant.square_name(square);
             if !variant.board().contains(square) {
@@ -139,8 +133,7 @@ impl Position {
     /// The hash computed from scratch; always equal to [`Position::hash`].
     #[must_use]
     pub fn compute_hash(&self) -> u64 {
-        self.pieces()
-            .fold(zobrist::turn_key(self.turn), |h, (sq, piece)| h ^ zobrist::piece_key(piece, sq))
+        self.pieces().fold(zobrist::turn_key(self.turn), |h, (sq, piece)| h ^ zobrist::piece_key(piece, sq))
     }
 
     /// Squares holding `color`'s pieces.

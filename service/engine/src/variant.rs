@@ -232,8 +232,7 @@ impl Variant {
         if file >= n || rank == 0 || rank > n {
             return Err(SquareError::OffBoard(text.to_string()));
         }
-        self.square_at(file, rank - 1)
-            .ok_or_else(|| SquareError::LightSquare(text.to_string()))
+        self.square_at(file, rank - 1).ok_or_else(|| SquareError::LightSquare(text.to_string()))
     }
 }
 

@@ -43,17 +43,10 @@ fn read_cases() -> Vec<Case> {
             };
             let variant = variant.parse().unwrap_or_else(|e| panic!("{origin}: {e}"));
             let expected = match expected.strip_prefix("error:") {
-                Some(parts) => {
-                    Expected::Error(parts.split('&').map(|s| s.trim().to_string()).collect())
-                }
+                Some(parts) => Expected::Error(parts.split('&').map(|s| s.trim().to_string()).collect()),
                 None => Expected::Canonical(expected.to_string()),
             };
-            Case {
-                origin,
-                variant,
-                input: input.to_string(),
-                expected,
-            }
+            Case { origin, variant, input: input.to_string(), expected }
         })
         .collect()
 }
@@ -73,22 +66,14 @@ fn check(case: &Case) -> Option<String> {
                 Err(e) => Some(format!("the canonical form {written} is refused: {e}")),
             }
         }
-        (Expected::Canonical(canonical), Err(e)) => {
-            Some(format!("refused ({e}), expected {canonical}"))
+        (Expected::Canonical(canonical), Err(e)) => Some(format!("refused ({e}), expected {canonical}")),
+        (Expected::Error(parts), Ok(position)) => {
+            Some(format!("accepted as {}, expected an error naming {}", position.to_fen(), parts.join(" and ")))
         }
-        (Expected::Error(parts), Ok(position)) => Some(format!(
-            "accepted as {}, expected an error naming {}",
-            position.to_fen(),
-            parts.join(" and ")
-        )),
         (Expected::Error(parts), Err(e)) => {
             let message = e.to_string();
-            let absent: Vec<&String> = parts
-                .iter()
-                .filter(|part| !message.contains(part.as_str()))
-                .collect();
-            (!absent.is_empty())
-                .then(|| format!("the message '{message}' does not contain {absent:?}"))
+            let absent: Vec<&String> = parts.iter().filter(|part| !message.contains(part.as_str())).collect();
+            (!absent.is_empty()).then(|| format!("the message '{message}' does not contain {absent:?}"))
         }
     }
 }
@@ -96,20 +81,11 @@ fn check(case: &Case) -> Option<String> {
 #[test]
 fn fen_cases_are_read_written_and_refused_as_rules_md_says() {
     let cases = read_cases();
-    assert!(
-        cases.len() > MIN_CASES,
-        "only {} FEN cases read: the data file is missing or misparsed",
-        cases.len()
-    );
+    assert!(cases.len() > MIN_CASES, "only {} FEN cases read: the data file is missing or misparsed", cases.len());
     let failures: Vec<String> = cases
         .iter()
         .filter_map(|case| {
-            check(case).map(|problem| {
-                format!(
-                    "{} {} '{}': {problem}",
-                    case.origin, case.variant, case.input
-                )
-            })
+            check(case).map(|problem| format!("{} {} '{}': {problem}", case.origin, case.variant, case.input))
         })
         .collect();
     assert!(

@@ -2,8 +2,8 @@
 //! a position or plays a line and asserts the exact outcome, and that nothing ends a game early.
 
 use damiera_engine::{
-    fen, Color, DrawReason, FirstMover, Game, GameError, GameOptions, MoveResult, NotationError, Outcome,
-    Undone, Variant, WinReason,
+    fen, Color, DrawReason, FirstMover, Game, GameError, GameOptions, MoveResult, NotationError, Outcome, Undone,
+    Variant, WinReason,
 };
 
 fn game(variant: Variant, fen: &str) -> Game {
@@ -156,10 +156,7 @@ fn move_count_needs_a_king_each_and_is_not_turkish() {
     assert!(matches!(g.request_move_count(Color::White), Err(GameError::MoveCountRefused(_))));
     let mut g = game(Variant::Triestina, "W:WK46:BK5");
     g.request_move_count(Color::White).unwrap();
-    assert_eq!(
-        g.request_move_count(Color::Black),
-        Err(GameError::MoveCountRefused("a move count is already running"))
-    );
+    assert_eq!(g.request_move_count(Color::Black), Err(GameError::MoveCountRefused("a move count is already running")));
 }
 
 /// RULES.md 3.9: a single man against a king loses at once, whoever is to move.
@@ -276,8 +273,9 @@ fn undo_takes_back_a_declared_ending_before_any_move() {
 
     // A forfeit at the very first move is taken back too.
     let options = GameOptions { forfeit_on_capture_fault: true, ..GameOptions::default() };
-    let mut g = Game::setup(fen::parse(Variant::Turkish, "W:Wa2,d2:Ba3,d3,d5").unwrap(), options.forfeit_on_capture_fault)
-        .unwrap();
+    let mut g =
+        Game::setup(fen::parse(Variant::Turkish, "W:Wa2,d2:Ba3,d3,d5").unwrap(), options.forfeit_on_capture_fault)
+            .unwrap();
     assert_eq!(g.play("a2-b2").unwrap(), MoveResult::Forfeited { text: "a2-b2".into() });
     assert!(matches!(g.undo(), Ok(Undone::Ending(Outcome::Win { reason: WinReason::CaptureFault, .. }))));
     assert_eq!((g.outcome(), g.faulty_move()), (Outcome::Ongoing, None));

@@ -224,7 +224,8 @@ fn bulk_count_equals_the_number_of_legal_moves() {
         for position in &positions {
             let listed = position.legal_moves().len() as u64;
             assert_eq!(perft(position, 1), listed, "{variant} {}", position.to_fen());
-            let two_plies: u64 = position.legal_moves().iter().map(|m| position.play_unchecked(m).legal_moves().len() as u64).sum();
+            let two_plies: u64 =
+                position.legal_moves().iter().map(|m| position.play_unchecked(m).legal_moves().len() as u64).sum();
             assert_eq!(perft(position, 2), two_plies, "{variant} {}", position.to_fen());
         }
     }

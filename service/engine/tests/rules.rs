@@ -102,19 +102,14 @@ fn parse_block(name: &str, lines: &[(usize, &str)]) -> Case {
     let mut has_moves = false;
     let mut refuse = Vec::new();
     for &(number, line) in lines {
-        let (key, value) = line
-            .split_once(':')
-            .unwrap_or_else(|| panic!("{name}:{number}: expected 'key: value', got '{line}'"));
+        let (key, value) =
+            line.split_once(':').unwrap_or_else(|| panic!("{name}:{number}: expected 'key: value', got '{line}'"));
         let (key, value) = (key.trim(), value.trim());
         match key {
             "moves" => {
                 has_moves = true;
                 if value != "none" {
-                    moves.extend(
-                        value
-                            .split_whitespace()
-                            .map(|m| m.split('|').map(str::to_string).collect()),
-                    );
+                    moves.extend(value.split_whitespace().map(|m| m.split('|').map(str::to_string).collect()));
                 }
             }
             "refuse" => refuse.extend(value.split_whitespace().map(str::to_string)),
@@ -126,9 +121,8 @@ fn parse_block(name: &str, lines: &[(usize, &str)]) -> Case {
         }
     }
     let mut take = |key: &str| fields.remove(key);
-    let required = |value: Option<String>, key: &str| {
-        value.unwrap_or_else(|| panic!("{origin}: the case has no '{key}' line"))
-    };
+    let required =
+        |value: Option<String>, key: &str| value.unwrap_or_else(|| panic!("{origin}: the case has no '{key}' line"));
     Case {
         id: required(take("id"), "id"),
         rule: required(take("rule"), "rule"),
@@ -165,10 +159,7 @@ fn check(case: &Case) -> Vec<String> {
 
     for (i, mv) in legal.iter().enumerate() {
         if let Some(j) = legal[..i].iter().position(|other| other.same_move(mv)) {
-            problems.push(format!(
-                "{} and {} are the same move, listed twice",
-                written[j], written[i]
-            ));
+            problems.push(format!("{} and {} are the same move, listed twice", written[j], written[i]));
         }
     }
     let mut matched = vec![0; case.moves.len()];
@@ -179,20 +170,10 @@ fn check(case: &Case) -> Vec<String> {
             None => unexpected.push(text.clone()),
         }
     }
-    let missing: Vec<String> = case
-        .moves
-        .iter()
-        .zip(&matched)
-        .filter(|(_, &n)| n == 0)
-        .map(|(paths, _)| paths.join("|"))
-        .collect();
-    let repeated: Vec<String> = case
-        .moves
-        .iter()
-        .zip(&matched)
-        .filter(|(_, &n)| n > 1)
-        .map(|(paths, _)| paths.join("|"))
-        .collect();
+    let missing: Vec<String> =
+        case.moves.iter().zip(&matched).filter(|(_, &n)| n == 0).map(|(paths, _)| paths.join("|")).collect();
+    let repeated: Vec<String> =
+        case.moves.iter().zip(&matched).filter(|(_, &n)| n > 1).map(|(paths, _)| paths.join("|")).collect();
     if !missing.is_empty() || !unexpected.is_empty() || !repeated.is_empty() {
         problems.push(format!(
             "legal moves differ: missing [{}], unexpected [{}], listed more than once [{}]; engine lists [{}]",
@@ -206,17 +187,11 @@ fn check(case: &Case) -> Vec<String> {
     // The bulk counters and the capture test are separate code paths: they must agree with the list.
     let captures = legal.first().is_some_and(|m| m.is_capture());
     if position.must_capture() != captures {
-        problems.push(format!(
-            "must_capture() says {}, the move list says {captures}",
-            position.must_capture()
-        ));
+        problems.push(format!("must_capture() says {}, the move list says {captures}", position.must_capture()));
     }
     let counted = perft::perft(&position, 1);
     if counted != legal.len() as u64 {
-        problems.push(format!(
-            "perft 1 counts {counted}, legal_moves lists {}",
-            legal.len()
-        ));
+        problems.push(format!("perft 1 counts {counted}, legal_moves lists {}", legal.len()));
     }
 
     if let (Some(play), Some(expected)) = (&case.play, &case.fen_after) {
@@ -224,10 +199,7 @@ fn check(case: &Case) -> Vec<String> {
     }
     for text in &case.refuse {
         if let Ok(after) = position.play_notation(text) {
-            problems.push(format!(
-                "{text} should be refused, but was played, giving {}",
-                after.to_fen()
-            ));
+            problems.push(format!("{text} should be refused, but was played, giving {}", after.to_fen()));
         }
     }
     problems
@@ -236,15 +208,12 @@ fn check(case: &Case) -> Vec<String> {
 fn check_play(position: &Position, variant: Variant, play: &str, expected: &str) -> Option<String> {
     match position.play_notation(play) {
         Err(e) => Some(format!("playing {play} failed: {e}")),
-        Ok(after) if after.to_fen() != expected => Some(format!(
-            "after {play}: expected {expected}, got {}",
-            after.to_fen()
-        )),
+        Ok(after) if after.to_fen() != expected => {
+            Some(format!("after {play}: expected {expected}, got {}", after.to_fen()))
+        }
         Ok(after) => match fen::parse(variant, expected) {
             Ok(parsed) if parsed == after => None,
-            Ok(_) => Some(format!(
-                "after {play}: {expected} reads back as a different position"
-            )),
+            Ok(_) => Some(format!("after {play}: {expected} reads back as a different position")),
             Err(e) => Some(format!("fen-after refused: {e}")),
         },
     }
@@ -253,11 +222,7 @@ fn check_play(position: &Position, variant: Variant, play: &str, expected: &str)
 #[test]
 fn every_rule_case_has_the_legal_moves_rules_md_gives() {
     let cases = read_cases();
-    assert!(
-        cases.len() > MIN_CASES,
-        "only {} rule cases read: a data file is missing or misparsed",
-        cases.len()
-    );
+    assert!(cases.len() > MIN_CASES, "only {} rule cases read: a data file is missing or misparsed", cases.len());
 
     let mut per_variant: BTreeMap<&str, usize> = BTreeMap::new();
     let mut ids: BTreeMap<&str, &str> = BTreeMap::new();
@@ -265,16 +230,10 @@ fn every_rule_case_has_the_legal_moves_rules_md_gives() {
     for case in &cases {
         *per_variant.entry(case.variant.as_str()).or_default() += 1;
         if let Some(first) = ids.insert(&case.id, &case.origin) {
-            failures.push(format!(
-                "{} ({}): id already used at {first}",
-                case.id, case.origin
-            ));
+            failures.push(format!("{} ({}): id already used at {first}", case.id, case.origin));
         }
         for problem in check(case) {
-            failures.push(format!(
-                "{} [rule {}] ({}): {problem}",
-                case.id, case.rule, case.origin
-            ));
+            failures.push(format!("{} [rule {}] ({}): {problem}", case.id, case.rule, case.origin));
         }
     }
     eprintln!("rule cases per variant: {per_variant:?}");

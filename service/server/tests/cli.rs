@@ -13,10 +13,7 @@ const ITALIAN_CAPTURES: &str = "W:W22,23,K31:B18,19,11,10";
 const TURKISH_KING_CAPTURE: &str = "W:WKa3:Be3,h2,Kf1,e5";
 
 fn damiera(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_damiera"))
-        .args(args)
-        .output()
-        .expect("the damiera binary runs")
+    Command::new(env!("CARGO_BIN_EXE_damiera")).args(args).output().expect("the damiera binary runs")
 }
 
 /// Standard output of a run that must succeed with nothing on standard error.
@@ -24,20 +21,13 @@ fn success(args: &[&str]) -> String {
     let output = damiera(args);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "damiera {args:?} failed: {stderr}");
-    assert!(
-        stderr.is_empty(),
-        "damiera {args:?} wrote to stderr: {stderr}"
-    );
+    assert!(stderr.is_empty(), "damiera {args:?} wrote to stderr: {stderr}");
     String::from_utf8(output.stdout).expect("output is UTF-8")
 }
 
 fn success_json(args: &[&str]) -> Value {
     let stdout = success(args);
-    assert_eq!(
-        stdout.lines().count(),
-        1,
-        "one JSON document on one line: {stdout}"
-    );
+    assert_eq!(stdout.lines().count(), 1, "one JSON document on one line: {stdout}");
     serde_json::from_str(&stdout).expect("output is JSON")
 }
 
@@ -57,25 +47,14 @@ fn start_fen(variant: &str) -> &'static str {
 }
 
 /// RULES.md section 4, shallow enough for a debug build.
-const START_COUNTS: [(&str, &str, u64); 3] = [
-    ("italian", "4", 1469),
-    ("turkish", "4", 7538),
-    ("triestina", "4", 4265),
-];
+const START_COUNTS: [(&str, &str, u64); 3] = [("italian", "4", 1469), ("turkish", "4", 7538), ("triestina", "4", 4265)];
 
 #[test]
 fn perft_text_ends_with_the_node_count() {
     for (variant, depth, nodes) in START_COUNTS {
         let stdout = success(&["perft", "--variant", variant, "--depth", depth]);
-        assert_eq!(
-            stdout.lines().last(),
-            Some(format!("nodes {nodes}").as_str()),
-            "{variant}"
-        );
-        assert!(
-            stdout.lines().any(|line| line.starts_with("nps ")),
-            "{stdout}"
-        );
+        assert_eq!(stdout.lines().last(), Some(format!("nodes {nodes}").as_str()), "{variant}");
+        assert!(stdout.lines().any(|line| line.starts_with("nps ")), "{stdout}");
     }
 }
 
@@ -89,49 +68,26 @@ fn perft_json_reports_position_depth_count_and_speed() {
         assert_eq!(report["nodes"], nodes);
         assert!(report["seconds"].is_f64(), "{report}");
         assert!(report["nps"].is_u64(), "{report}");
-        assert!(
-            report.get("divide").is_none(),
-            "no divide unless asked: {report}"
-        );
+        assert!(report.get("divide").is_none(), "no divide unless asked: {report}");
     }
 }
 
 #[test]
 fn perft_takes_italian_names_in_any_case_and_writes_the_canonical_fen() {
     let report = success_json(&["perft", "--variant", "Turca", "--depth", "2", "--json"]);
-    assert_eq!(
-        (&report["variant"], &report["nodes"]),
-        (&json!("turkish"), &json!(64))
-    );
+    assert_eq!((&report["variant"], &report["nodes"]), (&json!("turkish"), &json!(64)));
     let fen = "w:b18,10-12,19:wK31,23,22";
-    let report = success_json(&[
-        "perft",
-        "--variant",
-        "ITALIANA",
-        "--fen",
-        fen,
-        "--depth",
-        "1",
-        "--json",
-    ]);
+    let report = success_json(&["perft", "--variant", "ITALIANA", "--fen", fen, "--depth", "1", "--json"]);
     assert_eq!(report["fen"], "W:W22,23,K31:B10,11,12,18,19");
 }
 
 #[test]
 fn perft_divide_text_splits_the_count_by_first_move() {
     let stdout = success(&["perft", "--variant", "italian", "--depth", "4", "--divide"]);
-    let (branches, summary) = stdout
-        .split_once("\n\n")
-        .expect("a blank line after the moves");
+    let (branches, summary) = stdout.split_once("\n\n").expect("a blank line after the moves");
     let counts: Vec<u64> = branches
         .lines()
-        .map(|line| {
-            line.split_once(": ")
-                .expect("'<move>: <nodes>'")
-                .1
-                .parse()
-                .expect("a count")
-        })
+        .map(|line| line.split_once(": ").expect("'<move>: <nodes>'").1.parse().expect("a count"))
         .collect();
     assert_eq!(counts.len(), 7);
     assert_eq!(counts.iter().sum::<u64>(), 1469);
@@ -141,8 +97,7 @@ fn perft_divide_text_splits_the_count_by_first_move() {
 #[test]
 fn perft_divide_json_follows_the_engine_move_order() {
     let args = ["--variant", "italian", "--fen", ITALIAN_CAPTURES];
-    let report =
-        success_json(&[&["perft", "--depth", "3", "--divide", "--json"], &args[..]].concat());
+    let report = success_json(&[&["perft", "--depth", "3", "--divide", "--json"], &args[..]].concat());
     let expected = json!([
         {"move": "22x13x6", "nodes": 1},
         {"move": "22x15x6", "nodes": 24},
@@ -152,34 +107,17 @@ fn perft_divide_json_follows_the_engine_move_order() {
     assert_eq!(report["divide"], expected);
     assert_eq!(report["nodes"], 27);
     let moves = success(&[&["moves"], &args[..]].concat());
-    let divided: Vec<&str> = expected
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["move"].as_str().unwrap())
-        .collect();
+    let divided: Vec<&str> = expected.as_array().unwrap().iter().map(|b| b["move"].as_str().unwrap()).collect();
     assert_eq!(moves.lines().collect::<Vec<_>>(), divided);
 }
 
 #[test]
 fn perft_divide_sums_to_the_total_on_every_board() {
     for (variant, depth, nodes) in START_COUNTS {
-        let report = success_json(&[
-            "perft",
-            "--variant",
-            variant,
-            "--depth",
-            depth,
-            "--divide",
-            "--json",
-        ]);
+        let report = success_json(&["perft", "--variant", variant, "--depth", depth, "--divide", "--json"]);
         let branches = report["divide"].as_array().expect("a divide array");
         let sum: u64 = branches.iter().map(|b| b["nodes"].as_u64().unwrap()).sum();
-        assert_eq!(
-            (sum, report["nodes"].as_u64()),
-            (nodes, Some(nodes)),
-            "{variant}"
-        );
+        assert_eq!((sum, report["nodes"].as_u64()), (nodes, Some(nodes)), "{variant}");
     }
 }
 
@@ -187,13 +125,7 @@ fn perft_divide_sums_to_the_total_on_every_board() {
 fn moves_text_lists_captures_in_full_notation() {
     let stdout = success(&["moves", "--variant", "italian", "--fen", ITALIAN_CAPTURES]);
     assert_eq!(stdout, "22x13x6\n22x15x6\n23x14x5\n23x14x7\n");
-    let stdout = success(&[
-        "moves",
-        "--variant",
-        "turkish",
-        "--fen",
-        TURKISH_KING_CAPTURE,
-    ]);
+    let stdout = success(&["moves", "--variant", "turkish", "--fen", TURKISH_KING_CAPTURE]);
     assert_eq!(stdout, "a3xh3xh1xe1xe6\na3xh3xh1xe1xe7\na3xh3xh1xe1xe8\n");
 }
 
@@ -203,22 +135,12 @@ fn moves_text_from_the_start_position() {
     // The engine's order of quiet moves is its own business: compare them as a set.
     let mut moves: Vec<&str> = stdout.lines().collect();
     moves.sort_unstable();
-    assert_eq!(
-        moves,
-        ["21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"]
-    );
+    assert_eq!(moves, ["21-17", "21-18", "22-18", "22-19", "23-19", "23-20", "24-20"]);
 }
 
 #[test]
 fn moves_json_spells_out_path_and_capture_order() {
-    let moves = success_json(&[
-        "moves",
-        "--variant",
-        "italian",
-        "--fen",
-        ITALIAN_CAPTURES,
-        "--json",
-    ]);
+    let moves = success_json(&["moves", "--variant", "italian", "--fen", ITALIAN_CAPTURES, "--json"]);
     let expected = json!([
         {"notation": "22x13x6", "from": "22", "to": "6", "path": ["22", "13", "6"], "captures": ["18", "10"], "promotes": false},
         {"notation": "22x15x6", "from": "22", "to": "6", "path": ["22", "15", "6"], "captures": ["19", "11"], "promotes": false},
@@ -230,14 +152,7 @@ fn moves_json_spells_out_path_and_capture_order() {
 
 #[test]
 fn moves_json_orders_a_flying_kings_captures_past_emptied_squares() {
-    let moves = success_json(&[
-        "moves",
-        "--variant",
-        "turkish",
-        "--fen",
-        TURKISH_KING_CAPTURE,
-        "--json",
-    ]);
+    let moves = success_json(&["moves", "--variant", "turkish", "--fen", TURKISH_KING_CAPTURE, "--json"]);
     let expected: Vec<Value> = ["e6", "e7", "e8"]
         .iter()
         .map(|to| {
@@ -252,26 +167,12 @@ fn moves_json_orders_a_flying_kings_captures_past_emptied_squares() {
 
 #[test]
 fn moves_json_marks_a_promotion_and_quiet_moves() {
-    let moves = success_json(&[
-        "moves",
-        "--variant",
-        "turkish",
-        "--fen",
-        "W:Wa2,g6:Bf6,e7,Ka5",
-        "--json",
-    ]);
+    let moves = success_json(&["moves", "--variant", "turkish", "--fen", "W:Wa2,g6:Bf6,e7,Ka5", "--json"]);
     let expected = json!([
         {"notation": "g6xe6xe8", "from": "g6", "to": "e8", "path": ["g6", "e6", "e8"], "captures": ["f6", "e7"], "promotes": true},
     ]);
     assert_eq!(moves, expected);
-    let moves = success_json(&[
-        "moves",
-        "--variant",
-        "turkish",
-        "--fen",
-        "W:Wa2:Bh7",
-        "--json",
-    ]);
+    let moves = success_json(&["moves", "--variant", "turkish", "--fen", "W:Wa2:Bh7", "--json"]);
     let expected = json!([
         {"notation": "a2-a3", "from": "a2", "to": "a3", "path": ["a2", "a3"], "captures": [], "promotes": false},
         {"notation": "a2-b2", "from": "a2", "to": "b2", "path": ["a2", "b2"], "captures": [], "promotes": false},
@@ -287,24 +188,8 @@ const BAD_INPUT: [&[&str]; 14] = [
     &["perft", "--variant", "italian", "--depth", "two"],
     &["perft", "--variant", "italian"],
     &["perft", "--depth", "3"],
-    &[
-        "perft",
-        "--variant",
-        "italian",
-        "--fen",
-        "W:W33:B1",
-        "--depth",
-        "1",
-    ],
-    &[
-        "perft",
-        "--variant",
-        "turkish",
-        "--fen",
-        "W:W21:B1",
-        "--depth",
-        "1",
-    ],
+    &["perft", "--variant", "italian", "--fen", "W:W33:B1", "--depth", "1"],
+    &["perft", "--variant", "turkish", "--fen", "W:W21:B1", "--depth", "1"],
     &["moves", "--variant", "italian", "--fen", "W:W21,21:B1"],
     &["moves", "--variant", "italian", "--fen"],
     &["moves", "--variant", "italian", "--jsn"],
@@ -321,10 +206,7 @@ fn bad_input_is_one_line_on_stderr_and_status_2() {
         assert_eq!(output.status.code(), Some(2), "damiera {args:?}: {stderr}");
         assert!(output.stdout.is_empty(), "damiera {args:?} wrote to stdout");
         assert_eq!(stderr.lines().count(), 1, "damiera {args:?}: {stderr}");
-        assert!(
-            stderr.starts_with("damiera: ") && stderr.ends_with('\n'),
-            "damiera {args:?}: {stderr}"
-        );
+        assert!(stderr.starts_with("damiera: ") && stderr.ends_with('\n'), "damiera {args:?}: {stderr}");
     }
 }
 
@@ -332,15 +214,7 @@ fn bad_input_is_one_line_on_stderr_and_status_2() {
 fn bad_input_messages_say_what_is_wrong() {
     let cases: [(&[&str], &str); 4] = [
         (
-            &[
-                "perft",
-                "--variant",
-                "italian",
-                "--fen",
-                "W:W33:B1",
-                "--depth",
-                "1",
-            ],
+            &["perft", "--variant", "italian", "--fen", "W:W33:B1", "--depth", "1"],
             "damiera: invalid FEN: token '33': square '33' is off the board\n",
         ),
         (
@@ -364,18 +238,9 @@ fn bad_input_messages_say_what_is_wrong() {
 
 #[test]
 fn help_and_version_print_on_stdout_and_succeed() {
-    for args in [
-        &["--help"][..],
-        &["-V"],
-        &["--version"],
-        &["perft", "--help"],
-        &["help", "moves"],
-    ] {
+    for args in [&["--help"][..], &["-V"], &["--version"], &["perft", "--help"], &["help", "moves"]] {
         let stdout = success(args);
         assert!(!stdout.is_empty(), "damiera {args:?} printed nothing");
     }
-    assert_eq!(
-        success(&["--version"]),
-        format!("damiera {}\n", env!("CARGO_PKG_VERSION"))
-    );
+    assert_eq!(success(&["--version"]), format!("damiera {}\n", env!("CARGO_PKG_VERSION")));
 }

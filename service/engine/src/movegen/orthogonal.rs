@@ -162,11 +162,8 @@ pub(super) fn capturers(position: &Position) -> u64 {
     let s = &sides(position);
     let men = s.own & !s.kings;
     let (empty, enemy) = (s.empty, s.enemy);
-    let forward = if s.man_directions[0] == NORTH {
-        men & (enemy & empty >> 8) >> 8
-    } else {
-        men & (enemy & empty << 8) << 8
-    };
+    let forward =
+        if s.man_directions[0] == NORTH { men & (enemy & empty >> 8) >> 8 } else { men & (enemy & empty << 8) << 8 };
     let east = men & !FILE_H & (enemy & !FILE_H & empty >> 1) >> 1;
     let west = men & !FILE_A & (enemy & !FILE_A & empty << 1) << 1;
     let kings = Bitboard(s.own & s.kings).filter(|king| {
@@ -175,9 +172,7 @@ pub(super) fn capturers(position: &Position) -> u64 {
             while let Some(sq) = next.filter(|sq| empty >> sq & 1 != 0) {
                 next = neighbour(sq, d);
             }
-            next.filter(|t| enemy >> t & 1 != 0)
-                .and_then(|t| neighbour(t, d))
-                .is_some_and(|l| empty >> l & 1 != 0)
+            next.filter(|t| enemy >> t & 1 != 0).and_then(|t| neighbour(t, d)).is_some_and(|l| empty >> l & 1 != 0)
         })
     });
     forward | east | west | kings.fold(0, |acc, king| acc | 1 << king.index())

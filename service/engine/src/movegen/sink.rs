@@ -86,8 +86,15 @@ impl<'a> CaptureSink<'a> {
 
     fn new(out: &'a mut Vec<Move>, family: RuleFamily, legal_only: bool) -> CaptureSink<'a> {
         let from = Square::new(0);
-        let seq =
-            Sequence { from, by_king: false, landings: [from; MAX_CAPTURES], len: 0, captured: 0, kings_taken: 0, king_order: 0 };
+        let seq = Sequence {
+            from,
+            by_king: false,
+            landings: [from; MAX_CAPTURES],
+            len: 0,
+            captured: 0,
+            kings_taken: 0,
+            king_order: 0,
+        };
         CaptureSink { out, seq, best: 0, legal_only, family }
     }
 }

@@ -47,9 +47,7 @@ impl PositionArgs {
     /// The checked position; a bad FEN is bad input.
     fn position(&self) -> Result<Position, Failure> {
         match &self.fen {
-            Some(text) => {
-                fen::parse(self.variant, text).map_err(|e| Failure::BadInput(e.to_string()))
-            }
+            Some(text) => fen::parse(self.variant, text).map_err(|e| Failure::BadInput(e.to_string())),
             None => Ok(Position::start(self.variant)),
         }
     }
@@ -109,9 +107,7 @@ pub fn finish(result: Result<(), Failure>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         // A reader that stops early (`damiera moves | head -1`) is not an error.
-        Err(Failure::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
-            ExitCode::SUCCESS
-        }
+        Err(Failure::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(failure) => {
             eprintln!("damiera: {failure}");
             ExitCode::from(failure.exit_status())
@@ -142,27 +138,14 @@ fn one_line(error: &clap::Error) -> String {
     }
     let rendered = error.render().to_string(); // Display strips the colours
     let first_paragraph = rendered.split("\n\n").next().unwrap_or_default();
-    let joined = first_paragraph
-        .lines()
-        .map(str::trim)
-        .collect::<Vec<_>>()
-        .join(" ");
-    joined
-        .strip_prefix("error: ")
-        .unwrap_or(&joined)
-        .to_string()
+    let joined = first_paragraph.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+    joined.strip_prefix("error: ").unwrap_or(&joined).to_string()
 }
 
 fn missing_subcommand() -> String {
     let command = Cli::command();
-    let names: Vec<&str> = command
-        .get_subcommands()
-        .map(|sub| sub.get_name())
-        .collect();
-    format!(
-        "a subcommand is required ({}); see 'damiera --help'",
-        names.join(", ")
-    )
+    let names: Vec<&str> = command.get_subcommands().map(|sub| sub.get_name()).collect();
+    format!("a subcommand is required ({}); see 'damiera --help'", names.join(", "))
 }
 
 #[cfg(test)]
@@ -176,43 +159,26 @@ mod tests {
     #[test]
     fn a_missing_argument_fits_on_one_line() {
         let message = one_line(&parse_error(&["damiera", "perft", "--variant", "italian"]));
-        assert_eq!(
-            message,
-            "the following required arguments were not provided: --depth <DEPTH>"
-        );
+        assert_eq!(message, "the following required arguments were not provided: --depth <DEPTH>");
     }
 
     #[test]
     fn no_subcommand_names_the_subcommands() {
         let message = one_line(&parse_error(&["damiera"]));
-        assert_eq!(
-            message,
-            "a subcommand is required (perft, moves); see 'damiera --help'"
-        );
+        assert_eq!(message, "a subcommand is required (perft, moves); see 'damiera --help'");
     }
 
     #[test]
     fn an_unknown_variant_says_which_names_exist() {
         let message = one_line(&parse_error(&["damiera", "moves", "--variant", "chess"]));
-        assert!(
-            message.contains("unknown variant 'chess' (expected italian, triestina or turkish)"),
-            "{message}"
-        );
+        assert!(message.contains("unknown variant 'chess' (expected italian, triestina or turkish)"), "{message}");
         assert!(!message.contains('\n'));
     }
 
     #[test]
     fn a_bad_fen_is_bad_input_that_names_the_token() {
-        let args = PositionArgs {
-            variant: Variant::Italian,
-            fen: Some("W:W33:B1".into()),
-        };
-        let Err(Failure::BadInput(message)) = args.position() else {
-            panic!("a bad FEN is refused")
-        };
-        assert_eq!(
-            message,
-            "invalid FEN: token '33': square '33' is off the board"
-        );
+        let args = PositionArgs { variant: Variant::Italian, fen: Some("W:W33:B1".into()) };
+        let Err(Failure::BadInput(message)) = args.position() else { panic!("a bad FEN is refused") };
+        assert_eq!(message, "invalid FEN: token '33': square '33' is off the board");
     }
 }

@@ -50,10 +50,7 @@ pub fn run(args: &MovesArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
         return Ok(());
     }
-    let reports = moves
-        .iter()
-        .map(|mv| report(variant, mv))
-        .collect::<Result<Vec<_>, _>>()?;
+    let reports = moves.iter().map(|mv| report(variant, mv)).collect::<Result<Vec<_>, _>>()?;
     serde_json::to_writer(&mut *out, &reports).map_err(std::io::Error::from)?;
     writeln!(out)?;
     Ok(())
@@ -62,14 +59,10 @@ pub fn run(args: &MovesArgs, out: &mut impl Write) -> Result<(), Failure> {
 fn report(variant: Variant, mv: &Move) -> Result<MoveReport, Failure> {
     let name = |square: &Square| variant.square_name(*square);
     let notation = notation::write(variant, mv);
-    let captures = mv.captures_in_order(variant).ok_or_else(|| {
-        Failure::Internal(format!(
-            "{notation}: its path does not match its captured pieces"
-        ))
-    })?;
-    let path: Vec<Square> = std::iter::once(mv.from())
-        .chain(mv.landings().iter().copied())
-        .collect();
+    let captures = mv
+        .captures_in_order(variant)
+        .ok_or_else(|| Failure::Internal(format!("{notation}: its path does not match its captured pieces")))?;
+    let path: Vec<Square> = std::iter::once(mv.from()).chain(mv.landings().iter().copied()).collect();
     Ok(MoveReport {
         notation,
         from: name(&mv.from()),

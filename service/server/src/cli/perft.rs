@@ -87,18 +87,11 @@ fn count(position: &Position, depth: u32, divide: bool) -> Count {
     let started = Instant::now();
     let (nodes, divide) = if divide {
         let branches = perft::divide(position, depth);
-        (
-            branches.iter().map(|(_, nodes)| nodes).sum(),
-            Some(branches),
-        )
+        (branches.iter().map(|(_, nodes)| nodes).sum(), Some(branches))
     } else {
         (perft::perft(position, depth), None)
     };
-    Count {
-        nodes,
-        seconds: started.elapsed().as_secs_f64(),
-        divide,
-    }
+    Count { nodes, seconds: started.elapsed().as_secs_f64(), divide }
 }
 
 fn nodes_per_second(count: &Count) -> u64 {
@@ -122,18 +115,10 @@ fn write_text(position: &Position, count: &Count, out: &mut impl Write) -> Resul
     Ok(())
 }
 
-fn write_json(
-    position: &Position,
-    depth: u32,
-    count: &Count,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
+fn write_json(position: &Position, depth: u32, count: &Count, out: &mut impl Write) -> Result<(), Failure> {
     let variant = position.variant();
     let divide = count.divide.as_ref().map(|branches| {
-        let branch = |(mv, nodes): &(Move, u64)| Branch {
-            notation: notation::write(variant, mv),
-            nodes: *nodes,
-        };
+        let branch = |(mv, nodes): &(Move, u64)| Branch { notation: notation::write(variant, mv), nodes: *nodes };
         branches.iter().map(branch).collect()
     });
     let report = Report {
