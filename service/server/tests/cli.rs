@@ -181,7 +181,7 @@ fn moves_json_marks_a_promotion_and_quiet_moves() {
 }
 
 /// Each of these is bad input: exit status 2, one line on stderr, nothing on stdout.
-const BAD_INPUT: [&[&str]; 14] = [
+const BAD_INPUT: [&[&str]; 15] = [
     &["perft", "--variant", "chess", "--depth", "2"],
     &["perft", "--variant", "italian", "--depth", "0"],
     &["perft", "--variant", "italian", "--depth", "21"],
@@ -191,6 +191,7 @@ const BAD_INPUT: [&[&str]; 14] = [
     &["perft", "--variant", "italian", "--fen", "W:W33:B1", "--depth", "1"],
     &["perft", "--variant", "turkish", "--fen", "W:W21:B1", "--depth", "1"],
     &["moves", "--variant", "italian", "--fen", "W:W21,21:B1"],
+    &["moves", "--variant", "italian", "--fen", "W:W2\n1\r:B1"],
     &["moves", "--variant", "italian", "--fen"],
     &["moves", "--variant", "italian", "--jsn"],
     &["moves"],
@@ -212,10 +213,14 @@ fn bad_input_is_one_line_on_stderr_and_status_2() {
 
 #[test]
 fn bad_input_messages_say_what_is_wrong() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
         (
             &["perft", "--variant", "italian", "--fen", "W:W33:B1", "--depth", "1"],
             "damiera: invalid FEN: token '33': square '33' is off the board\n",
+        ),
+        (
+            &["moves", "--variant", "italian", "--fen", "W:W2\n1:B1"],
+            "damiera: invalid FEN: token '2\\n1': '2\\n1' is not a square name\n",
         ),
         (
             &["moves", "--variant", "chess"],

@@ -109,10 +109,16 @@ pub fn finish(result: Result<(), Failure>) -> ExitCode {
         // A reader that stops early (`damiera moves | head -1`) is not an error.
         Err(Failure::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("damiera: {failure}");
+            eprintln!("damiera: {}", single_line(&failure.to_string()));
             ExitCode::from(failure.exit_status())
         }
     }
+}
+
+/// `message` with control characters escaped: errors quote the user's input, which may hold a
+/// newline, and callers read our standard error one line per error.
+fn single_line(message: &str) -> String {
+    message.chars().flat_map(|c| if c.is_control() { c.escape_default().collect() } else { vec![c] }).collect()
 }
 
 /// Handles what clap refused or answered itself: `--help` and `--version` print as usual and exit
