@@ -43,6 +43,15 @@ impl Color {
         }
     }
 
+    /// Reads a field that is exactly `W` or `B`, in either case (FEN's side to move, PDN's
+    /// GameType start colour).
+    #[must_use]
+    pub fn from_field(field: &str) -> Option<Color> {
+        let mut chars = field.chars();
+        let color = chars.next().and_then(Color::from_letter)?;
+        chars.next().is_none().then_some(color)
+    }
+
     /// Index for per-colour tables: White 0, Black 1.
     #[must_use]
     pub fn index(self) -> usize {

@@ -12,7 +12,7 @@
 //! assert_eq!(err.to_string(), "invalid FEN: token '21': square '21' is listed twice");
 //! ```
 
-use crate::position::SetupError;
+use crate::position::{check_piece, SetupError};
 use crate::{Color, Piece, Position, Role, Square, SquareError, Variant};
 
 /// Why a FEN was refused, with the token at fault.
@@ -53,7 +53,7 @@ pub fn parse(variant: Variant, text: &str) -> Result<Position, FenError> {
     let mut fields = text.split(':');
     let turn_field = fields.next().unwrap_or("").trim();
     let turn =
-        single_letter_color(turn_field).ok_or_else(|| syntax(Some(turn_field), "the side to move must be W or B"))?;
+        Color::from_field(turn_field).ok_or_else(|| syntax(Some(turn_field), "the side to move must be W or B"))?;
     let mut pieces: Vec<(Square, Piece, String)> = Vec::new();
     let mut seen_colors = Vec::new();
     for field in fields {
@@ -82,16 +82,10 @@ pub fn parse(variant: Variant, text: &str) -> Result<Position, FenError> {
     }
     // Check piece by piece first, so that an error names its token; then the whole position.
     for (square, piece, token) in &pieces {
-        Position::from_pieces(variant, turn, [(*square, *piece)]).map_err(|e| error(token, e))?;
+        check_piece(variant, *square, *piece).map_err(|e| error(token, e))?;
     }
     Position::from_pieces(variant, turn, pieces.iter().map(|(s, p, _)| (*s, *p)))
         .map_err(|e| FenError { token: None, reason: e.into() })
-}
-
-fn single_letter_color(field: &str) -> Option<Color> {
-    let mut chars = field.chars();
-    let color = chars.next().and_then(Color::from_letter)?;
-    chars.next().is_none().then_some(color)
 }
 
 /// One token: `21`, `K30`, `a2`, `Kd4`, or a range `21-32` / `K1-3` on numbered boards.

@@ -18,7 +18,7 @@
 //! ```
 
 use crate::notation::{self, WrittenMove};
-use crate::{movegen, Color, DrawReason, Move, NotationError, Outcome, Position, Variant, WinReason};
+use crate::{movegen, Color, DrawReason, IllegalMove, Move, NotationError, Outcome, Position, Variant, WinReason};
 
 /// King moves each player must make under the move count before the game is drawn (RULES.md 2.11).
 pub const MOVE_COUNT_LIMIT: u32 = 40;
@@ -97,8 +97,8 @@ pub enum GameError {
     #[error(transparent)]
     Move(#[from] NotationError),
     /// The move is not one of the legal moves.
-    #[error("{0} is not a legal move here")]
-    IllegalMove(String),
+    #[error(transparent)]
+    IllegalMove(#[from] IllegalMove),
     /// An option that only Turkish games have.
     #[error("{option} is a Dama Turca option; {variant} has no such rule")]
     TurkishOnly {
@@ -165,8 +165,12 @@ impl Game {
         if forfeit_on_capture_fault && start.variant() != Variant::Turkish {
             return Err(GameError::TurkishOnly { option: "forfeit_on_capture_fault", variant: start.variant() });
         }
+        let first_mover = match start.turn() {
+            Color::White => FirstMover::White,
+            Color::Black => FirstMover::Black,
+        };
         let mut game = Game {
-            options: GameOptions { first_mover: FirstMover::White, forfeit_on_capture_fault },
+            options: GameOptions { first_mover, forfeit_on_capture_fault },
             positions: vec![start],
             moves: Vec::new(),
             move_counts: vec![None],
@@ -240,8 +244,18 @@ impl Game {
     /// How many times the current position (same pieces, same player to move) has occurred.
     #[must_use]
     pub fn repetitions(&self) -> usize {
+        // Captures and men's moves cannot be undone, so only the positions since the last one of
+        // them can come back: count among those.
+        let kings_quiet_moves = self
+            .moves
+            .iter()
+            .zip(&self.positions)
+            .rev()
+            .take_while(|(played, before)| !played.mv.is_capture() && before.kings().contains(played.mv.from()))
+            .count();
         let current = self.position();
-        self.positions.iter().filter(|p| p.hash() == current.hash() && *p == current).count()
+        let since = self.positions.len() - 1 - kings_quiet_moves;
+        self.positions[since..].iter().filter(|p| p.hash() == current.hash() && *p == current).count()
     }
 
     /// Plays a move written in the variant's notation.
@@ -266,10 +280,8 @@ impl Game {
     /// Plays a move given as a value; it must be one of the legal moves.
     pub fn play_move(&mut self, mv: &Move) -> Result<PlayedMove, GameError> {
         self.ensure_ongoing()?;
-        let legal = self.position().legal_moves();
-        let found = legal.iter().find(|m| m.same_move(mv));
-        let mv = *found.ok_or_else(|| GameError::IllegalMove(notation::write(self.variant(), mv)))?;
-        Ok(self.push(mv))
+        let legal = self.position().legal_move(mv)?;
+        Ok(self.push(legal))
     }
 
     /// Takes back the last event: an ending declared by a player (resignation, agreed draw,
@@ -309,7 +321,7 @@ impl Game {
     /// `color` asks for the move count (Italian and Triestina, each side with a king: RULES.md 2.11).
     pub fn request_move_count(&mut self, color: Color) -> Result<MoveCount, GameError> {
         self.ensure_ongoing()?;
-        if self.variant() == Variant::Turkish {
+        if !self.variant().has_move_count() {
             return Err(GameError::MoveCountRefused("Dama Turca has no move count"));
         }
         if self.move_count().is_some() {
@@ -357,8 +369,7 @@ impl Game {
         if status.is_over() {
             return status;
         }
-        let limit = if self.variant() == Variant::Turkish { 3 } else { 4 };
-        if self.repetitions() >= limit {
+        if self.repetitions() >= self.variant().repetition_limit() {
             return Outcome::Draw { reason: DrawReason::Repetition };
         }
         if self.move_count().is_some_and(|c| c.king_moves.iter().all(|&n| n >= MOVE_COUNT_LIMIT)) {
@@ -375,17 +386,13 @@ fn is_capture_fault(position: &Position, written: &WrittenMove) -> bool {
     if !position.must_capture() {
         return false;
     }
-    let (from, to) = (written.squares[0], *written.squares.last().expect("two squares at least"));
     let mut candidates = Vec::new();
     if written.capture {
         movegen::all_capture_sequences(position, &mut candidates);
-        candidates.iter().any(|m| {
-            m.from() == from && (m.landings() == &written.squares[1..] || written.squares.len() == 2 && m.to() == to)
-        })
     } else {
         movegen::quiet_moves(position, &mut candidates);
-        candidates.iter().any(|m| m.from() == from && m.to() == to)
     }
+    candidates.iter().any(|m| written.is_path_of(m) || written.is_short_form_of(m))
 }
 
 /// A fair coin from the operating system, for [`FirstMover::ByLot`].

@@ -39,9 +39,18 @@ impl Move {
         Move { from, len: 1, path, captured: Bitboard::EMPTY, promotes }
     }
 
-    /// A capture through `landings` (at least one) taking the pieces on `captured`.
+    /// A capture through `landings` taking the pieces on `captured`.
+    ///
+    /// # Panics
+    ///
+    /// If `landings` is empty or longer than [`MAX_CAPTURES`]: no capture of any variant is.
     #[must_use]
     pub fn capture(from: Square, landings: &[Square], captured: Bitboard, promotes: bool) -> Move {
+        assert!(
+            (1..=MAX_CAPTURES).contains(&landings.len()),
+            "a capture has 1 to {MAX_CAPTURES} landing squares, not {}",
+            landings.len()
+        );
         let mut path = [from; MAX_CAPTURES];
         path[..landings.len()].copy_from_slice(landings);
         Move { from, len: landings.len() as u8, path, captured, promotes }
@@ -88,9 +97,12 @@ impl Move {
     pub fn same_move(&self, other: &Move) -> bool {
         self.from == other.from && self.to() == other.to() && self.captured == other.captured
     }
-}
 
-impl Move {
+    /// The start square, then every landing square: the squares the notation writes.
+    pub fn squares(&self) -> impl Iterator<Item = Square> + '_ {
+        std::iter::once(self.from).chain(self.landings().iter().copied())
+    }
+
     /// The captured squares in capture order (empty for a quiet move): the captured set read
     /// along the path, for clients that show a capture jump by jump.
     ///
@@ -99,14 +111,13 @@ impl Move {
     /// disagree, which a move from [`crate::Position::legal_moves`] never does.
     #[must_use]
     pub fn captures_in_order(&self, variant: Variant) -> Option<Vec<Square>> {
-        let mv = self;
-        if !mv.is_capture() {
+        if !self.is_capture() {
             return Some(Vec::new());
         }
-        let mut on_board = mv.captured();
+        let mut on_board = self.captured();
         let mut order = Vec::with_capacity(on_board.count() as usize);
-        let mut from = mv.from();
-        for &to in mv.landings() {
+        let mut from = self.from();
+        for &to in self.landings() {
             // A flying king may cross the square of a piece it took earlier: only untaken ones count.
             let jumped = squares_between(variant, from, to)?.into_iter().find(|&sq| on_board.contains(sq))?;
             on_board = on_board.without(jumped);

@@ -54,15 +54,37 @@ pub struct WrittenMove {
     pub capture: bool,
 }
 
+impl WrittenMove {
+    /// The start square.
+    #[must_use]
+    pub fn from(&self) -> Square {
+        self.squares[0]
+    }
+
+    /// The end square.
+    #[must_use]
+    pub fn to(&self) -> Square {
+        *self.squares.last().expect("a written move has two squares at least")
+    }
+
+    /// Whether this writes `mv` in full: the same kind of move, start and every landing square.
+    #[must_use]
+    pub fn is_path_of(&self, mv: &Move) -> bool {
+        mv.is_capture() == self.capture && mv.from() == self.from() && mv.landings() == &self.squares[1..]
+    }
+
+    /// Whether this is the short form of the capture `mv`: its start and end only.
+    #[must_use]
+    pub fn is_short_form_of(&self, mv: &Move) -> bool {
+        self.capture && self.squares.len() == 2 && mv.is_capture() && mv.from() == self.from() && mv.to() == self.to()
+    }
+}
+
 /// Writes a move in full notation.
 #[must_use]
 pub fn write(variant: Variant, mv: &Move) -> String {
     let separator = if mv.is_capture() { "x" } else { "-" };
-    std::iter::once(mv.from())
-        .chain(mv.landings().iter().copied())
-        .map(|sq| variant.square_name(sq))
-        .collect::<Vec<_>>()
-        .join(separator)
+    mv.squares().map(|sq| variant.square_name(sq)).collect::<Vec<_>>().join(separator)
 }
 
 /// Splits a move text into squares, checking only its syntax.
@@ -106,23 +128,18 @@ pub fn parse(position: &Position, text: &str) -> Result<Move, NotationError> {
 /// The legal move `written` stands for, or the candidates it fits (none, or several).
 fn find(position: &Position, written: &WrittenMove) -> Result<Move, Vec<Move>> {
     let legal = position.legal_moves();
-    let (from, to) = (written.squares[0], *written.squares.last().expect("two squares at least"));
     if !written.capture {
-        return legal.into_iter().find(|m| !m.is_capture() && m.from() == from && m.to() == to).ok_or_else(Vec::new);
+        return legal.into_iter().find(|m| written.is_path_of(m)).ok_or_else(Vec::new);
     }
     // Any real path written in full names the move (start, end, captured set) it makes, and that
     // move must be legal: a path the choice rule ranks lower is still that move (RULES.md 1).
     let mut paths = Vec::new();
     movegen::all_capture_sequences(position, &mut paths);
-    let same_path = |p: &&Move| p.from() == from && p.landings() == &written.squares[1..];
-    if let Some(named) = paths.iter().filter(same_path).find_map(|p| legal.iter().find(|m| m.same_move(p))) {
+    let named = paths.iter().filter(|p| written.is_path_of(p)).find_map(|p| legal.iter().find(|m| m.same_move(p)));
+    if let Some(named) = named {
         return Ok(*named);
     }
-    if written.squares.len() > 2 {
-        return Err(Vec::new());
-    }
-    // The short form: start and end only.
-    let fits: Vec<Move> = legal.into_iter().filter(|m| m.is_capture() && m.from() == from && m.to() == to).collect();
+    let fits: Vec<Move> = legal.into_iter().filter(|m| written.is_short_form_of(m)).collect();
     match fits.as_slice() {
         [only] => Ok(*only),
         _ => Err(fits),

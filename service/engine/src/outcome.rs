@@ -64,17 +64,6 @@ impl Outcome {
     pub fn is_over(self) -> bool {
         self != Outcome::Ongoing
     }
-
-    /// The PDN result token: `1-0`, `0-1`, `1/2-1/2` or `*`.
-    #[must_use]
-    pub fn pdn_result(self) -> &'static str {
-        match self {
-            Outcome::Ongoing => "*",
-            Outcome::Win { winner: Color::White, .. } => "1-0",
-            Outcome::Win { winner: Color::Black, .. } => "0-1",
-            Outcome::Draw { .. } => "1/2-1/2",
-        }
-    }
 }
 
 impl WinReason {

@@ -31,9 +31,14 @@ pub struct Position {
 /// Why a set of pieces is not a position of its variant.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
-    /// A square that is not a playable square of the board.
-    #[error("square '{0}' is not on the board")]
-    OffBoard(String),
+    /// A bit index that is not a playable square of the variant's board.
+    #[error("bit {index} is not a square of the {variant} board")]
+    OffBoard {
+        /// The bit index given.
+        index: u32,
+        /// The variant.
+        variant: Variant,
+    },
     /// Two pieces given for one square.
     #[error("square '{0}' is listed twice")]
     DuplicateSquare(String),
@@ -82,15 +87,9 @@ impl Position {
     ) -> Result<Position, SetupError> {
         let mut position = Position { variant, by_color: [Bitboard::EMPTY; 2], kings: Bitboard::EMPTY, turn, hash: 0 };
         for (square, piece) in pieces {
-            let name = || variant.square_name(square);
-            if !variant.board().contains(square) {
-                return Err(SetupError::OffBoard(format!("#{}", square.index())));
-            }
+            check_piece(variant, square, piece)?;
             if position.occupied().contains(square) {
-                return Err(SetupError::DuplicateSquare(name()));
-            }
-            if piece.role == Role::Man && variant.promotion_row(piece.color).contains(square) {
-                return Err(SetupError::ManOnPromotionRow { color: piece.color, square: name() });
+                return Err(SetupError::DuplicateSquare(variant.square_name(square)));
             }
             position.put(square, piece);
         }
@@ -198,13 +197,17 @@ impl Position {
         movegen::has_capture(self)
     }
 
+    /// The legal move `mv` stands for (same start, end, captured set and promotion), written
+    /// with the path the engine uses.
+    pub fn legal_move(&self, mv: &Move) -> Result<Move, IllegalMove> {
+        let found =
+            self.legal_moves().into_iter().find(|legal| legal.same_move(mv) && legal.promotes() == mv.promotes());
+        found.ok_or_else(|| IllegalMove { notation: crate::notation::write(self.variant, mv) })
+    }
+
     /// Plays `mv` if it is one of the legal moves.
     pub fn play(&self, mv: &Move) -> Result<Position, IllegalMove> {
-        if self.legal_moves().iter().any(|legal| legal.same_move(mv) && legal.promotes() == mv.promotes()) {
-            Ok(self.play_unchecked(mv))
-        } else {
-            Err(IllegalMove { notation: crate::notation::write(self.variant, mv) })
-        }
+        self.legal_move(mv).map(|legal| self.play_unchecked(&legal))
     }
 
     /// Reads a move in the variant's notation and plays it.
@@ -259,4 +262,16 @@ impl Position {
     pub fn to_fen(&self) -> String {
         crate::fen::write(self)
     }
+}
+
+/// Whether `piece` may stand on `square` of `variant`'s board (RULES.md 1): a playable square, and
+/// not a man on its promotion row.
+pub(crate) fn check_piece(variant: Variant, square: Square, piece: Piece) -> Result<(), SetupError> {
+    if !variant.board().contains(square) {
+        return Err(SetupError::OffBoard { index: square.index(), variant });
+    }
+    if piece.role == Role::Man && variant.promotion_row(piece.color).contains(square) {
+        return Err(SetupError::ManOnPromotionRow { color: piece.color, square: variant.square_name(square) });
+    }
+    Ok(())
 }

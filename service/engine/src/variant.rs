@@ -134,6 +134,22 @@ impl Variant {
         }
     }
 
+    /// How many times a position must occur, the same player to move, for the game to be drawn:
+    /// four in Italian and Triestina (RULES.md 2.11), three in Turkish (3.10).
+    #[must_use]
+    pub fn repetition_limit(self) -> usize {
+        match self.family() {
+            RuleFamily::Diagonal => 4,
+            RuleFamily::Orthogonal => 3,
+        }
+    }
+
+    /// Whether a player may ask for the 40-king-move count (RULES.md 2.11): Italian and Triestina.
+    #[must_use]
+    pub fn has_move_count(self) -> bool {
+        self.family() == RuleFamily::Diagonal
+    }
+
     /// The start position in FEN, White to move.
     #[must_use]
     pub fn start_fen(self) -> &'static str {

@@ -31,7 +31,8 @@ const PIECE_KEYS: [u64; 256] = {
     keys
 };
 
-const BLACK_TO_MOVE: u64 = splitmix64(0x0B1A_C4D0_0000_0001).1;
+/// The key that flips with the side to move: present when Black is to move.
+pub(crate) const SIDE_TO_MOVE: u64 = splitmix64(0x0B1A_C4D0_0000_0001).1;
 
 /// The key of `piece` standing on `square`.
 #[inline]
@@ -40,15 +41,12 @@ pub fn piece_key(piece: Piece, square: Square) -> u64 {
     PIECE_KEYS[(piece.index() << 6 | square.index() as usize) & 255]
 }
 
-/// The key that flips with the side to move: `turn_key(White) ^ turn_key(Black)`.
-pub(crate) const SIDE_TO_MOVE: u64 = BLACK_TO_MOVE;
-
 /// The key added when `color` is to move (zero for White).
 #[inline]
 #[must_use]
 pub fn turn_key(color: Color) -> u64 {
     match color {
         Color::White => 0,
-        Color::Black => BLACK_TO_MOVE,
+        Color::Black => SIDE_TO_MOVE,
     }
 }

@@ -48,7 +48,7 @@ fn resignation_and_agreement_end_the_game() {
     let mut g = Game::new(Variant::Triestina);
     g.resign(Color::White).unwrap();
     assert_eq!(g.outcome(), win(Color::Black, WinReason::Resignation));
-    assert_eq!(g.outcome().pdn_result(), "0-1");
+    assert_eq!(damiera_engine::pdn::GameResult::from_outcome(g.outcome()).token(), "0-1");
     let mut g = Game::new(Variant::Turkish);
     g.agree_draw().unwrap();
     assert_eq!(g.outcome(), Outcome::Draw { reason: DrawReason::Agreement });

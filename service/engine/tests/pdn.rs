@@ -455,16 +455,18 @@ const ERRORS: &[(&str, &str, usize, usize, &str)] = &[
         "[Event \"x\"]\n[GameType \"20,W,10,10,N2,0\"]\n1. 32-28 *",
         2,
         1,
-        "unsupported GameType \"20,W,10,10,N2,0\" (international draughts): Damiera reads 22 \
-         (Dama Italiana 8x8, Dama Triestina 10x10) and 30 (Dama Turca)",
+        "unsupported GameType \"20,W,10,10,N2,0\" (international draughts): Damiera plays 22 \
+         on 8x8 (Dama Italiana) or 10x10 (Dama Triestina), and 30 on 8x8 (Dama Turca); only Dama Turca \
+         may start with Black",
     ),
     (
         "Italian rules on a board Damiera does not have",
         "[GameType \"22,W,12,12,N2,1\"]\n*",
         1,
         1,
-        "unsupported GameType \"22,W,12,12,N2,1\" (a 12x12 board): Damiera reads 22 \
-         (Dama Italiana 8x8, Dama Triestina 10x10) and 30 (Dama Turca)",
+        "unsupported GameType \"22,W,12,12,N2,1\" (a 12x12 board): Damiera plays 22 \
+         on 8x8 (Dama Italiana) or 10x10 (Dama Triestina), and 30 on 8x8 (Dama Turca); only Dama Turca \
+         may start with Black",
     ),
     (
         "Italian with Black first",
@@ -472,7 +474,8 @@ const ERRORS: &[(&str, &str, usize, usize, &str)] = &[
         1,
         1,
         "unsupported GameType \"22,B,8,8,N2,1\" (Black first; in Dama Italiana White moves first): \
-         Damiera reads 22 (Dama Italiana 8x8, Dama Triestina 10x10) and 30 (Dama Turca)",
+         Damiera plays 22 on 8x8 (Dama Italiana) or 10x10 (Dama Triestina), and 30 on 8x8 (Dama Turca); \
+         only Dama Turca may start with Black",
     ),
     (
         "game type with too few fields",
@@ -510,7 +513,7 @@ fn every_error_names_its_line() {
     for &(what, text, line, column, message) in ERRORS {
         let err = pdn::read_games(text, Variant::Italian).expect_err(what);
         assert_eq!((err.line, err.column), (line, column), "{what}: {err}");
-        assert_eq!(err.to_string(), format!("line {line}: {message}"), "{what}");
+        assert_eq!(err.to_string(), format!("line {line}, column {column}: {message}"), "{what}");
     }
 }
 
@@ -522,7 +525,7 @@ fn fen_and_move_errors_keep_their_cause() {
         .unwrap_err();
     assert_eq!(err.line, 3);
     assert_eq!(err.kind, PdnErrorKind::Fen(fen::parse(Variant::Italian, bad_fen).unwrap_err()));
-    assert_eq!(err.to_string(), format!("line 3: {}", fen::parse(Variant::Italian, bad_fen).unwrap_err()));
+    assert_eq!(err.to_string(), format!("line 3, column 1: {}", fen::parse(Variant::Italian, bad_fen).unwrap_err()));
 
     // A Turkish FEN in an Italian game: the variant decides how the FEN is read.
     let err = pdn::read_games("[GameType \"22\"]\n[FEN \"W:Wa2:Ba7\"]\n*", Variant::Turkish).unwrap_err();

@@ -124,20 +124,35 @@ impl fmt::Display for GameResult {
     }
 }
 
+/// Each variant's FMJD `GameType`: type number, board width and height, notation and invert
+/// fields. Triestina is Italian rules (22) on a 10x10 board.
+const GAME_TYPES: [(Variant, u32, u32, u32, &str, &str); 3] = [
+    (Variant::Italian, 22, 8, 8, "N2", "1"),
+    (Variant::Triestina, 22, 10, 10, "N2", "1"),
+    (Variant::Turkish, 30, 8, 8, "A0", "0"),
+];
+
 /// The `GameType` tag value Damiera writes for `variant` (FMJD PDN): Italian `22,W,8,8,N2,1`,
 /// Triestina (Italian rules on 10x10) `22,W,10,10,N2,1`, Turkish `30,W,8,8,A0,0`.
 #[must_use]
-pub fn game_type(variant: Variant) -> &'static str {
-    match variant {
-        Variant::Italian => "22,W,8,8,N2,1",
-        Variant::Triestina => "22,W,10,10,N2,1",
-        Variant::Turkish => "30,W,8,8,A0,0",
-    }
+pub fn game_type(variant: Variant) -> String {
+    let (_, number, width, height, notation, invert) =
+        GAME_TYPES.into_iter().find(|entry| entry.0 == variant).expect("every variant has a GameType");
+    format!("{number},W,{width},{height},{notation},{invert}")
+}
+
+/// The variant of a `GameType` number on a `width` x `height` board (none given: the number's
+/// usual board).
+fn variant_of_game_type(number: u32, board: Option<(u32, u32)>) -> Option<Variant> {
+    GAME_TYPES
+        .into_iter()
+        .find(|&(_, n, width, height, _, _)| n == number && board.is_none_or(|size| size == (width, height)))
+        .map(|entry| entry.0)
 }
 
 /// Why PDN text was refused, and where: the 1-based line and column of the token at fault.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {kind}")]
+#[error("line {line}, column {column}: {kind}")]
 pub struct PdnError {
     /// The line of the offending token (for something never closed, the line that opened it).
     pub line: usize,
@@ -170,8 +185,8 @@ pub enum PdnErrorKind {
     BadGameType(String),
     /// A well-formed `GameType` for a game Damiera does not play.
     #[error(
-        "unsupported GameType \"{value}\" ({what}): Damiera reads 22 (Dama Italiana 8x8, \
-         Dama Triestina 10x10) and 30 (Dama Turca)"
+        "unsupported GameType \"{value}\" ({what}): Damiera plays 22 on 8x8 (Dama Italiana) or \
+         10x10 (Dama Triestina), and 30 on 8x8 (Dama Turca); only Dama Turca may start with Black"
     )]
     UnsupportedGameType {
         /// The tag value.

@@ -2,8 +2,8 @@
 //! move, variations are skipped whole, and the result closes the game.
 
 use super::lexer::{Lexer, Token, TokenKind};
-use super::{GameResult, PdnError, PdnErrorKind, PdnGame};
-use crate::{fen, Color, FirstMover, Game, GameError, GameOptions, Position, Variant};
+use super::{variant_of_game_type, GameResult, PdnError, PdnErrorKind, PdnGame};
+use crate::{fen, Color, Game, GameError, Position, Variant};
 
 /// Reads every game in `text`. A game without a `GameType` tag is of `default_variant`.
 ///
@@ -115,11 +115,6 @@ fn start_game(tags: &[Tag<'_>], default_variant: Variant) -> Result<Game, PdnErr
         (None, Some(setup)) if setup.value.trim() == "1" => return Err(setup.token.error(PdnErrorKind::MissingFen)),
         (None, _) => Position::start(variant).with_turn(first),
     };
-    // A Turkish game from the start with Black first is a game option, not a set-up position.
-    if variant == Variant::Turkish && start == Position::start(variant).with_turn(Color::Black) {
-        let options = GameOptions { first_mover: FirstMover::Black, ..GameOptions::default() };
-        return Ok(Game::with_options(variant, options).expect("Turkish games may start with Black"));
-    }
     Ok(Game::from_position(start))
 }
 
@@ -132,7 +127,7 @@ fn parse_game_type(value: &str) -> Result<(Variant, Color), PdnErrorKind> {
     let (first, size) = match fields[..] {
         [_] => (Color::White, None),
         [_, colour, width, height, notation, ref invert @ ..] if invert.len() <= 1 => {
-            let first = single_char(colour).and_then(Color::from_letter).ok_or_else(bad)?;
+            let first = Color::from_field(colour).ok_or_else(bad)?;
             let width: u32 = width.parse().map_err(|_| bad())?;
             let height: u32 = height.parse().map_err(|_| bad())?;
             // The notation and invert fields are checked for form only: Damiera reads each
@@ -147,22 +142,18 @@ fn parse_game_type(value: &str) -> Result<(Variant, Color), PdnErrorKind> {
         }
         _ => return Err(bad()),
     };
-    let variant = match (number, size) {
-        (22, None | Some((8, 8))) => Variant::Italian,
-        (22, Some((10, 10))) => Variant::Triestina,
-        (30, None | Some((8, 8))) => Variant::Turkish,
-        (22 | 30, Some((width, height))) => return Err(unsupported(format!("a {width}x{height} board"))),
-        (number, _) => return Err(unsupported(game_type_name(number).to_string())),
+    let variant = match variant_of_game_type(number, size) {
+        Some(variant) => variant,
+        None if matches!(number, 22 | 30) => {
+            let (width, height) = size.expect("a bare type number has its usual board");
+            return Err(unsupported(format!("a {width}x{height} board")));
+        }
+        None => return Err(unsupported(game_type_name(number).to_string())),
     };
     if first == Color::Black && variant != Variant::Turkish {
         return Err(unsupported(format!("Black first; in {} White moves first", variant.display_name())));
     }
     Ok((variant, first))
-}
-
-fn single_char(text: &str) -> Option<char> {
-    let mut chars = text.chars();
-    chars.next().filter(|_| chars.next().is_none())
 }
 
 /// The names of the FMJD game types, for the message that refuses them.

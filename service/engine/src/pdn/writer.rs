@@ -41,7 +41,7 @@ pub(super) fn write(game: &Game, tags: &[(String, String)], result: Option<GameR
         push_tag(&mut out, name, value);
     }
     let variant = game.variant();
-    push_tag(&mut out, "GameType", game_type(variant));
+    push_tag(&mut out, "GameType", &game_type(variant));
     if *game.start() != Position::start(variant) {
         push_tag(&mut out, "SetUp", "1");
         push_tag(&mut out, "FEN", &game.start().to_fen());
