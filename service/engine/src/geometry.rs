@@ -68,6 +68,17 @@ pub(crate) const fn diagonal_row(half: u32, row: u32) -> u64 {
     mask
 }
 
+/// `bits` moved by `offset` bit positions: up for a positive offset, down for a negative one.
+/// Called with constant offsets, it compiles to one shift.
+#[inline(always)]
+pub(crate) fn shift(bits: u64, offset: i32) -> u64 {
+    if offset >= 0 {
+        bits << offset
+    } else {
+        bits >> -offset
+    }
+}
+
 /// Orthogonal directions on the Turkish board, in the generator's fixed order.
 pub(crate) const NORTH: usize = 0;
 pub(crate) const SOUTH: usize = 1;

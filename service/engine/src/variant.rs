@@ -10,7 +10,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::geometry::{diagonal_bit, diagonal_valid, RANK_1, RANK_8};
+use crate::geometry::{diagonal_bit, diagonal_valid};
 use crate::{Bitboard, Color, Square};
 
 /// One of the three games Damiera plays.
@@ -37,7 +37,7 @@ pub enum RuleFamily {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SquareError {
     /// Neither a square number nor a file-and-rank name.
-    #[error("'{0}' is not a square name")]
+    #[error("{}", if .0.is_empty() { "a square is missing".to_string() } else { format!("'{}' is not a square name", .0) })]
     NotASquare(String),
     /// A number or coordinate outside the board.
     #[error("square '{0}' is off the board")]
@@ -125,13 +125,11 @@ impl Variant {
     #[must_use]
     pub fn promotion_row(self, color: Color) -> Bitboard {
         let n = self.board_size();
-        let row = |r: u32| (0..n).filter_map(move |file| self.square_at(file, r)).collect();
-        match (self, color) {
-            (Variant::Turkish, Color::White) => Bitboard(RANK_8),
-            (Variant::Turkish, Color::Black) => Bitboard(RANK_1),
-            (_, Color::White) => row(n - 1),
-            (_, Color::Black) => row(0),
-        }
+        let rank = match color {
+            Color::White => n - 1,
+            Color::Black => 0,
+        };
+        (0..n).filter_map(|file| self.square_at(file, rank)).collect()
     }
 
     /// How many times a position must occur, the same player to move, for the game to be drawn:
@@ -229,8 +227,7 @@ impl Variant {
                 return Err(not_a_square());
             }
             let number: u32 = text.parse().map_err(|_| SquareError::OffBoard(text.to_string()))?;
-            let count = self.board_size() * self.board_size() / 2;
-            if number == 0 || number > count {
+            if number == 0 || number > self.square_count() {
                 return Err(SquareError::OffBoard(text.to_string()));
             }
             let half = self.board_size() / 2;

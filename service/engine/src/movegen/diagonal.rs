@@ -8,7 +8,7 @@
 //! (`WHITE`), so every whole-board shift is by a compile-time constant.
 
 use super::sink::{Recorder, Tally};
-use crate::geometry::DiagonalGeometry;
+use crate::geometry::{shift, DiagonalGeometry};
 use crate::{Bitboard, Color, Move, Position, Square};
 
 /// The side to move's pieces as the generators need them, for one call.
@@ -54,15 +54,6 @@ macro_rules! for_side_to_move {
             Color::Black => $body::<$g, false>($position $(, $arg)*),
         }
     };
-}
-
-#[inline(always)]
-fn shift(bits: u64, offset: i32) -> u64 {
-    if offset >= 0 {
-        bits << offset
-    } else {
-        bits >> -offset
-    }
 }
 
 /// The pieces among `pieces` with an enemy in `targets` one step in direction `d` and an empty
@@ -211,11 +202,11 @@ pub(super) fn count_legal_moves<G: DiagonalGeometry>(position: &Position, scratc
 
 fn count_legal_moves_of<G: DiagonalGeometry, const WHITE: bool>(position: &Position, scratch: &mut Vec<Move>) -> u64 {
     let s = sides::<G, WHITE>(position);
-    if kings_jumping::<G>(&s) != 0 {
-        super::legal_moves(position, scratch);
-        return scratch.len() as u64;
-    }
+    let kings = kings_jumping::<G>(&s);
     let jumping = men_jumping(&s, s.men);
+    if kings != 0 {
+        return super::count_legal_captures(position, jumping[0] | jumping[1] | kings, scratch);
+    }
     if jumping == [0, 0] {
         let count = |pieces: u64, d: i32| (shift(pieces, d) & s.empty).count_ones();
         let by_men = count(s.men, s.forward[0]) + count(s.men, s.forward[1]);

@@ -15,14 +15,27 @@ use sink::{CaptureSink, Recorder};
 
 /// Fills `out` with the legal moves: the capture rule applied, duplicate paths merged.
 pub(crate) fn legal_moves(position: &Position, out: &mut Vec<Move>) {
-    out.clear();
     let capturers = capturers(position);
     if capturers == 0 {
+        out.clear();
         quiet_moves(position, out);
     } else {
-        captures(position, capturers, &mut CaptureSink::legal(out, position.variant().family()));
-        merge_duplicate_paths(out);
+        legal_captures(position, capturers, out);
     }
+}
+
+/// Fills `out` with the legal captures of the pieces in `capturers` (every piece that can jump).
+fn legal_captures(position: &Position, capturers: u64, out: &mut Vec<Move>) {
+    out.clear();
+    captures(position, capturers, &mut CaptureSink::legal(out, position.variant().family()));
+    merge_duplicate_paths(out);
+}
+
+/// The number of legal captures of the pieces in `capturers`, built in `scratch` and merged: the
+/// counting functions' way when a king can capture, since its paths may be one move.
+fn count_legal_captures(position: &Position, capturers: u64, scratch: &mut Vec<Move>) -> u64 {
+    legal_captures(position, capturers, scratch);
+    scratch.len() as u64
 }
 
 /// Fills `out` with every capture sequence and every prefix of one, whatever the capture rule
@@ -76,8 +89,8 @@ fn captures<R: Recorder>(position: &Position, capturers: u64, rec: &mut R) {
 
 /// Keeps the first path of each (start, end, captured set), in generation order.
 fn merge_duplicate_paths(moves: &mut Vec<Move>) {
-    if moves.len() < 2 || !moves[0].is_capture() {
-        return;
+    if moves.len() < 2 {
+        return; // most captures are the only one
     }
     let mut kept = 0;
     for i in 0..moves.len() {

@@ -5,7 +5,7 @@
 //! are ranked by the number of pieces (see [`super::sink`]).
 
 use super::sink::Recorder;
-use crate::geometry::{reverse, EAST, FILE_A, FILE_H, NEIGHBOUR, NORTH, RANK_1, RANK_8, SOUTH, WEST};
+use crate::geometry::{reverse, shift, EAST, FILE_A, FILE_H, NEIGHBOUR, NORTH, RANK_1, RANK_8, SOUTH, WEST};
 use crate::{Bitboard, Color, Move, Position, Square};
 
 /// No square: the edge of the board in [`NEIGHBOUR`].
@@ -13,13 +13,21 @@ const EDGE: u8 = 64;
 /// No previous jump direction.
 const NONE: usize = 4;
 
+/// The side to move's pieces as the generators need them, for one call.
 struct Sides {
+    /// Our pieces.
     own: u64,
+    /// The opponent's pieces.
     enemy: u64,
+    /// Kings of both sides.
     kings: u64,
+    /// Empty squares.
     empty: u64,
-    /// Forward, then the two sideways directions.
+    /// Our men's forward direction, then the two sideways ones.
     man_directions: [usize; 3],
+    /// Our men's forward step as a bit offset: +8 for White, -8 for Black.
+    forward: i32,
+    /// The rank where our men promote.
     promotion: u64,
 }
 
@@ -27,16 +35,17 @@ fn sides(position: &Position) -> Sides {
     let us = position.turn();
     let own = position.pieces_of(us).0;
     let enemy = position.pieces_of(us.opposite()).0;
-    let (forward, promotion) = match us {
-        Color::White => (NORTH, RANK_8),
-        Color::Black => (SOUTH, RANK_1),
+    let (direction, forward, promotion) = match us {
+        Color::White => (NORTH, 8, RANK_8),
+        Color::Black => (SOUTH, -8, RANK_1),
     };
     Sides {
         own,
         enemy,
         kings: position.kings().0,
         empty: !(own | enemy),
-        man_directions: [forward, EAST, WEST],
+        man_directions: [direction, EAST, WEST],
+        forward,
         promotion,
     }
 }
@@ -45,6 +54,39 @@ fn sides(position: &Position) -> Sides {
 fn neighbour(square: u32, direction: usize) -> Option<u32> {
     let next = NEIGHBOUR[square as usize][direction];
     (next != EDGE).then_some(u32::from(next))
+}
+
+/// The empty squares a flying king crosses from `from` (not included) in one direction; once
+/// they run out, [`Ray::blocker`] is the square that stopped it, if the edge did not.
+struct Ray {
+    /// The next square to look at.
+    next: Option<u32>,
+    /// The direction.
+    direction: usize,
+    /// Which squares are empty.
+    empty: u64,
+}
+
+fn ray(from: u32, direction: usize, empty: u64) -> Ray {
+    Ray { next: neighbour(from, direction), direction, empty }
+}
+
+impl Iterator for Ray {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        let square = self.next.filter(|sq| self.empty >> sq & 1 != 0)?;
+        self.next = neighbour(square, self.direction);
+        Some(square)
+    }
+}
+
+impl Ray {
+    /// The first square that is not empty, past every empty one.
+    fn blocker(mut self) -> Option<u32> {
+        self.by_ref().for_each(drop);
+        self.next
+    }
 }
 
 /// Reports every capture sequence of the pieces in `capturers` (see [`capturers`]).
@@ -89,20 +131,14 @@ fn king_jumps<R: Recorder>(at: u32, previous: usize, empty: u64, enemy: u64, kin
         if previous != NONE && d == reverse(previous) {
             continue;
         }
-        let mut next = neighbour(at, d);
-        while let Some(sq) = next.filter(|sq| empty >> sq & 1 != 0) {
-            next = neighbour(sq, d);
-        }
-        let Some(taken) = next.filter(|t| enemy >> t & 1 != 0) else { continue };
+        let Some(taken) = ray(at, d, empty).blocker().filter(|t| enemy >> t & 1 != 0) else { continue };
         let taken_is_king = kings >> taken & 1 != 0;
-        let mut landing = neighbour(taken, d);
-        while let Some(l) = landing.filter(|l| empty >> l & 1 != 0) {
+        for l in ray(taken, d, empty) {
             extended = true;
             rec.push(l, taken, taken_is_king);
             let empty_after = (empty | 1 << at | 1 << taken) & !(1 << l);
             king_jumps(l, d, empty_after, enemy & !(1 << taken), kings, rec);
             rec.pop(taken, taken_is_king);
-            landing = neighbour(l, d);
         }
     }
     if rec.started() && (!extended || rec.wants_prefixes()) {
@@ -114,8 +150,7 @@ fn king_jumps<R: Recorder>(at: u32, previous: usize, empty: u64, enemy: u64, kin
 pub(super) fn quiet_moves(position: &Position, out: &mut Vec<Move>) {
     let s = sides(position);
     let men = s.own & !s.kings;
-    let (forward, offset) = if s.man_directions[0] == NORTH { (men << 8, 8) } else { (men >> 8, -8) };
-    let steps = [(forward, offset), ((men & !FILE_H) << 1, 1), ((men & !FILE_A) >> 1, -1)];
+    let steps = [(shift(men, s.forward), s.forward), ((men & !FILE_H) << 1, 1), ((men & !FILE_A) >> 1, -1)];
     for (targets, offset) in steps {
         for to in Bitboard(targets & s.empty) {
             let from = Square::new((to.index() as i32 - offset) as u8);
@@ -124,10 +159,8 @@ pub(super) fn quiet_moves(position: &Position, out: &mut Vec<Move>) {
     }
     for king in Bitboard(s.own & s.kings) {
         for d in [NORTH, SOUTH, EAST, WEST] {
-            let mut next = neighbour(king.index(), d);
-            while let Some(to) = next.filter(|t| s.empty >> t & 1 != 0) {
+            for to in ray(king.index(), d, s.empty) {
                 out.push(Move::quiet(king, Square::new(to as u8), false));
-                next = neighbour(to, d);
             }
         }
     }
@@ -136,25 +169,21 @@ pub(super) fn quiet_moves(position: &Position, out: &mut Vec<Move>) {
 /// The number of legal moves, for perft's last ply: quiet moves counted without building them,
 /// captures from the move list (a flying king's paths may need merging).
 pub(super) fn count_legal_moves(position: &Position, scratch: &mut Vec<Move>) -> u64 {
-    if capturers(position) != 0 {
-        super::legal_moves(position, scratch);
-        return scratch.len() as u64;
+    let capturers = capturers(position);
+    if capturers != 0 {
+        return super::count_legal_captures(position, capturers, scratch);
     }
     let s = sides(position);
     let men = s.own & !s.kings;
-    let forward = if s.man_directions[0] == NORTH { men << 8 } else { men >> 8 };
-    let sideways = ((men & !FILE_H) << 1 & s.empty).count_ones() + ((men & !FILE_A) >> 1 & s.empty).count_ones();
-    let mut by_kings = 0;
-    for king in Bitboard(s.own & s.kings) {
-        for d in [NORTH, SOUTH, EAST, WEST] {
-            let mut next = neighbour(king.index(), d);
-            while let Some(sq) = next.filter(|sq| s.empty >> sq & 1 != 0) {
-                by_kings += 1;
-                next = neighbour(sq, d);
-            }
-        }
-    }
-    u64::from((forward & s.empty).count_ones() + sideways + by_kings)
+    let by_men = (shift(men, s.forward) & s.empty).count_ones()
+        + ((men & !FILE_H) << 1 & s.empty).count_ones()
+        + ((men & !FILE_A) >> 1 & s.empty).count_ones();
+    let by_kings: usize = Bitboard(s.own & s.kings)
+        .map(|king| {
+            [NORTH, SOUTH, EAST, WEST].into_iter().map(|d| ray(king.index(), d, s.empty).count()).sum::<usize>()
+        })
+        .sum();
+    u64::from(by_men) + by_kings as u64
 }
 
 /// The pieces of the side to move that have a jump: men by whole-board shifts, kings ray by ray.
@@ -162,17 +191,13 @@ pub(super) fn capturers(position: &Position) -> u64 {
     let s = &sides(position);
     let men = s.own & !s.kings;
     let (empty, enemy) = (s.empty, s.enemy);
-    let forward =
-        if s.man_directions[0] == NORTH { men & (enemy & empty >> 8) >> 8 } else { men & (enemy & empty << 8) << 8 };
+    let forward = men & shift(enemy & shift(empty, -s.forward), -s.forward);
     let east = men & !FILE_H & (enemy & !FILE_H & empty >> 1) >> 1;
     let west = men & !FILE_A & (enemy & !FILE_A & empty << 1) << 1;
     let kings = Bitboard(s.own & s.kings).filter(|king| {
         [NORTH, SOUTH, EAST, WEST].into_iter().any(|d| {
-            let mut next = neighbour(king.index(), d);
-            while let Some(sq) = next.filter(|sq| empty >> sq & 1 != 0) {
-                next = neighbour(sq, d);
-            }
-            next.filter(|t| enemy >> t & 1 != 0).and_then(|t| neighbour(t, d)).is_some_and(|l| empty >> l & 1 != 0)
+            let taken = ray(king.index(), d, empty).blocker().filter(|t| enemy >> t & 1 != 0);
+            taken.and_then(|t| neighbour(t, d)).is_some_and(|l| empty >> l & 1 != 0)
         })
     });
     forward | east | west | kings.fold(0, |acc, king| acc | 1 << king.index())
