@@ -321,6 +321,8 @@ mod tests {
         assert_eq!(it.parse_square("0"), Err(SquareError::OffBoard("0".into())));
         assert_eq!(it.parse_square("a1"), Err(SquareError::LightSquare("a1".into())));
         assert_eq!(it.parse_square("x"), Err(SquareError::NotASquare("x".into())));
+        assert_eq!(it.parse_square("x").unwrap_err().to_string(), "'x' is not a square name");
+        assert_eq!(it.parse_square("").unwrap_err().to_string(), "a square is missing");
         assert_eq!(Variant::Turkish.parse_square("i1"), Err(SquareError::OffBoard("i1".into())));
         assert_eq!(Variant::Turkish.parse_square("12"), Err(SquareError::NotASquare("12".into())));
     }

@@ -227,6 +227,10 @@ fn turkish_first_mover_options() {
         .unwrap();
     assert_eq!(g.position().turn(), Color::Black);
     assert_eq!(g.position().legal_moves().len(), 8);
+    // A set-up position says who moves first: the game reports it.
+    let set_up = Game::from_position(fen::parse(Variant::Italian, "B:W21:B12").unwrap());
+    assert_eq!(set_up.options().first_mover, FirstMover::Black);
+    assert_eq!(Game::new(Variant::Italian).options().first_mover, FirstMover::White);
     let by_lot = GameOptions { first_mover: FirstMover::ByLot, ..Default::default() };
     let turns: std::collections::HashSet<Color> =
         (0..64).map(|_| Game::with_options(Variant::Turkish, by_lot).unwrap().position().turn()).collect();
