@@ -21,6 +21,7 @@ mod outcome;
 pub mod pdn;
 pub mod perft;
 mod position;
+pub mod search;
 mod square;
 mod variant;
 pub mod zobrist;

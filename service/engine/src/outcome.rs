@@ -109,20 +109,28 @@ impl Position {
     /// piece each of the same kind is a draw. Repetitions and the move count need a [`crate::Game`].
     #[must_use]
     pub fn status(&self) -> Outcome {
-        for color in [self.turn(), self.turn().opposite()] {
-            if self.pieces_of(color).is_empty() {
-                return Outcome::Win { winner: color.opposite(), reason: WinReason::NoPieces };
-            }
-        }
-        if self.variant() == Variant::Turkish {
-            if let Some(outcome) = self.turkish_material_outcome() {
-                return outcome;
-            }
+        if let Some(outcome) = self.material_outcome() {
+            return outcome;
         }
         if self.legal_moves().is_empty() {
             return Outcome::Win { winner: self.turn().opposite(), reason: WinReason::NoMoves };
         }
         Outcome::Ongoing
+    }
+
+    /// What the pieces alone decide, without generating a move: a side without pieces has lost,
+    /// and the Turkish material endings (RULES.md 3.9, 3.10). The search asks this at every node.
+    #[must_use]
+    pub fn material_outcome(&self) -> Option<Outcome> {
+        for color in [self.turn(), self.turn().opposite()] {
+            if self.pieces_of(color).is_empty() {
+                return Some(Outcome::Win { winner: color.opposite(), reason: WinReason::NoPieces });
+            }
+        }
+        if self.variant() == Variant::Turkish {
+            return self.turkish_material_outcome();
+        }
+        None
     }
 
     /// RULES.md 3.9 (a lone man against a king loses) and 3.10 (one piece each of a kind draws).

@@ -181,7 +181,7 @@ fn moves_json_marks_a_promotion_and_quiet_moves() {
 }
 
 /// Each of these is bad input: exit status 2, one line on stderr, nothing on stdout.
-const BAD_INPUT: [&[&str]; 15] = [
+const BAD_INPUT: [&[&str]; 20] = [
     &["perft", "--variant", "chess", "--depth", "2"],
     &["perft", "--variant", "italian", "--depth", "0"],
     &["perft", "--variant", "italian", "--depth", "21"],
@@ -191,6 +191,11 @@ const BAD_INPUT: [&[&str]; 15] = [
     &["perft", "--variant", "italian", "--fen", "W:W33:B1", "--depth", "1"],
     &["perft", "--variant", "turkish", "--fen", "W:W21:B1", "--depth", "1"],
     &["moves", "--variant", "italian", "--fen", "W:W21,21:B1"],
+    &["bestmove", "--variant", "italian", "--moves", "23-19 99-1"],
+    &["bestmove", "--variant", "italian", "--depth", "0"],
+    &["bestmove", "--variant", "italian", "--depth", "3", "--nodes", "100"],
+    &["bestmove", "--variant", "italian", "--level", "5"],
+    &["bench", "--variant", "chess"],
     &["moves", "--variant", "italian", "--fen", "W:W2\n1\r:B1"],
     &["moves", "--variant", "italian", "--fen"],
     &["moves", "--variant", "italian", "--jsn"],
@@ -248,4 +253,50 @@ fn help_and_version_print_on_stdout_and_succeed() {
         assert!(!stdout.is_empty(), "damiera {args:?} printed nothing");
     }
     assert_eq!(success(&["--version"]), format!("damiera {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+/// RULES.md 2.2 forces 22x13x6 here; the search must find it, in text and JSON.
+#[test]
+fn bestmove_plays_the_forced_capture() {
+    let fen = "W:W22,29:B18,10,4";
+    let text = success(&["bestmove", "--variant", "italian", "--fen", fen, "--depth", "4"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.last(), Some(&"bestmove 22x13x6"));
+    assert_eq!(lines.len(), 5, "one info line per depth, then the move: {text}");
+    assert!(lines[0].starts_with("info depth 1 seldepth "), "{text}");
+    let json = success_json(&["bestmove", "--variant", "italian", "--fen", fen, "--depth", "4", "--json"]);
+    assert_eq!(json["move"], "22x13x6");
+    assert_eq!(json["depth"], 4);
+    assert_eq!(json["pv"][0], "22x13x6");
+    assert!(json["score"]["value"].as_i64().unwrap() > 0, "a man up: {json}");
+    assert!(json["nodes"].as_u64().unwrap() > 0 && json["seconds"].as_f64().is_some());
+}
+
+/// `--moves` replays a game first: after 23-19 10-14 White must take, 19x10.
+#[test]
+fn bestmove_searches_after_the_moves_given() {
+    let json =
+        success_json(&["bestmove", "--variant", "italian", "--moves", "23-19 10-14", "--nodes", "500", "--json"]);
+    assert_eq!(json["move"], "19x10");
+}
+
+/// A depth-limited search is deterministic: the same answer twice, node for node.
+#[test]
+fn bestmove_with_a_depth_is_deterministic() {
+    let args = ["bestmove", "--variant", "turkish", "--depth", "6", "--json"];
+    let (a, b) = (success_json(&args), success_json(&args));
+    assert_eq!((&a["move"], &a["nodes"], &a["pv"]), (&b["move"], &b["nodes"], &b["pv"]));
+}
+
+/// The bench's node count is the search's signature: a change to the search that changes it must
+/// update this number in the same commit (and say so), as the commit history shows.
+#[test]
+fn bench_signature() {
+    let text = success(&["bench"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 14, "12 positions, then speed and nodes: {text}");
+    assert_eq!(lines.last(), Some(&"nodes 5911509"));
+    assert!(lines[12].starts_with("nodes per second "));
+    let italian = success(&["bench", "--variant", "italian"]);
+    assert_eq!(italian.lines().filter(|l| l.starts_with("italian depth 17 ")).count(), 4);
 }

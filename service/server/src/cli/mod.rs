@@ -3,6 +3,8 @@
 //! Other tools call `damiera` and read its output, so failures follow one contract: bad input
 //! exits with status 2 and exactly one line on standard error, and nothing on standard output.
 
+mod bench;
+mod bestmove;
 mod moves;
 mod perft;
 
@@ -14,7 +16,7 @@ use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use damiera_engine::{fen, Position, Variant};
 
-/// Rules tools for Dama Italiana, Dama Triestina and Dama Turca.
+/// Rules and search tools for Dama Italiana, Dama Triestina and Dama Turca.
 #[derive(Debug, Parser)]
 #[command(name = "damiera", version)]
 pub struct Cli {
@@ -30,6 +32,10 @@ enum Command {
     Perft(perft::PerftArgs),
     /// List the legal moves of a position.
     Moves(moves::MovesArgs),
+    /// Search a position and print the best move.
+    Bestmove(bestmove::BestmoveArgs),
+    /// Search a fixed set of positions: the node count is the search's signature.
+    Bench(bench::BenchArgs),
 }
 
 /// The position a subcommand works on.
@@ -97,6 +103,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Perft(args) => perft::run(&args, &mut out)?,
         Command::Moves(args) => moves::run(&args, &mut out)?,
+        Command::Bestmove(args) => bestmove::run(&args, &mut out)?,
+        Command::Bench(args) => bench::run(&args, &mut out)?,
     }
     out.flush()?;
     Ok(())
@@ -171,7 +179,7 @@ mod tests {
     #[test]
     fn no_subcommand_names_the_subcommands() {
         let message = one_line(&parse_error(&["damiera"]));
-        assert_eq!(message, "a subcommand is required (perft, moves); see 'damiera --help'");
+        assert_eq!(message, "a subcommand is required (perft, moves, bestmove, bench); see 'damiera --help'");
     }
 
     #[test]

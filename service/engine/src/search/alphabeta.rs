@@ -1,0 +1,415 @@
+//! The search: iterative deepening, principal variation search with aspiration windows, late-move
+//! reductions, and move ordering by the table's move, killers and history.
+//!
+//! Quiescence is the capture rule itself: at the horizon a position whose side to move must
+//! capture is searched on (every legal move is then a capture, so there is no "stand pat"), and
+//! only a quiet position is evaluated. Scores of decided positions carry their distance in plies,
+//! and any repetition of a position on the game's record or the searched line counts as a draw.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::time::TimeControl;
+use super::tt::{Bound, TranspositionTable};
+use super::{evaluate, Iteration, Limits, Score, SearchResult};
+use crate::{movegen, Color, Move, Outcome, Position, Square};
+
+/// Beyond every score.
+const INFINITY: i32 = 32_000;
+/// A win at ply `p` from the root scores `WIN - p`.
+const WIN: i32 = 31_000;
+/// The longest line searched.
+const MAX_PLY: usize = 128;
+/// Scores beyond this are wins or losses, not estimates.
+const DECIDED: i32 = WIN - MAX_PLY as i32;
+/// How often, in nodes, the clock and the stop flag are looked at.
+const CHECK_EVERY: u64 = 256;
+
+/// Searches `position` (reached after the positions in `history`, oldest first) within `limits`,
+/// calling `report` after each completed iteration. Setting `stop` ends the search at once with
+/// the best move found so far.
+pub fn search(
+    position: &Position,
+    history: &[Position],
+    limits: &Limits,
+    table: &TranspositionTable,
+    stop: &AtomicBool,
+    mut report: impl FnMut(&Iteration),
+) -> SearchResult {
+    table.new_search();
+    let time = TimeControl::new(limits, Instant::now());
+    let mut searcher = Searcher::new(table, stop, time, limits.nodes.unwrap_or(u64::MAX));
+    searcher.path.extend(history.iter().map(Position::hash));
+    searcher.path.push(position.hash());
+
+    let legal = position.legal_moves();
+    let mut result = SearchResult {
+        best_move: legal.first().copied(),
+        score: Score::Value(0),
+        depth: 0,
+        nodes: 0,
+        elapsed: time.elapsed(),
+        pv: legal.first().copied().into_iter().collect(),
+    };
+    if legal.is_empty() {
+        result.score = Score::LossIn(0);
+        return result;
+    }
+    let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+    let mut previous = 0;
+    for depth in 1..=max_depth {
+        if depth > 1 && !searcher.time.may_start_iteration(Instant::now()) {
+            break;
+        }
+        let score = searcher.aspiration(position, depth as i32, previous);
+        if searcher.aborted {
+            break;
+        }
+        previous = score;
+        let elapsed = searcher.time.elapsed();
+        let iteration = Iteration {
+            depth,
+            seldepth: searcher.seldepth as u32,
+            score: public_score(score),
+            nodes: searcher.nodes,
+            nps: (searcher.nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64,
+            hashfull: table.hashfull(),
+            elapsed,
+            pv: searcher.pv[0].clone(),
+        };
+        result.best_move = iteration.pv.first().copied().or(result.best_move);
+        result.score = iteration.score;
+        result.depth = depth;
+        result.pv = iteration.pv.clone();
+        report(&iteration);
+        if score.abs() > DECIDED && WIN - score.abs() <= depth as i32 {
+            break; // a forced result within the horizon: deeper search cannot change it
+        }
+    }
+    result.nodes = searcher.nodes;
+    result.elapsed = searcher.time.elapsed();
+    result
+}
+
+/// The state of one search.
+struct Searcher<'a> {
+    /// Results shared with earlier searches and other threads.
+    table: &'a TranspositionTable,
+    /// Set by another thread to stop at once.
+    stop: &'a AtomicBool,
+    /// The deadlines.
+    time: TimeControl,
+    /// The most nodes to visit.
+    node_limit: u64,
+    /// Nodes visited.
+    nodes: u64,
+    /// The deepest ply reached.
+    seldepth: usize,
+    /// Whether a limit or the stop flag cut the current iteration short.
+    aborted: bool,
+    /// Hashes of the game's positions, then of the searched line: repetitions are draws.
+    path: Vec<u64>,
+    /// Two quiet moves per ply that caused a cut-off recently, as (from, to).
+    killers: Vec<[Option<(Square, Square)>; 2]>,
+    /// For each colour, (from, to): how often a quiet move caused a cut-off, weighted by depth.
+    history: Vec<[[i32; 64]; 64]>,
+    /// The best line found from each ply.
+    pv: Vec<Vec<Move>>,
+    /// A move list per ply, kept to avoid allocating.
+    lists: Vec<Vec<Move>>,
+}
+
+impl<'a> Searcher<'a> {
+    fn new(table: &'a TranspositionTable, stop: &'a AtomicBool, time: TimeControl, node_limit: u64) -> Searcher<'a> {
+        Searcher {
+            table,
+            stop,
+            time,
+            node_limit,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            path: Vec::with_capacity(512),
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![[[0; 64]; 64]; 2],
+            pv: vec![Vec::new(); MAX_PLY + 1],
+            lists: vec![Vec::new(); MAX_PLY + 1],
+        }
+    }
+
+    /// Searches the root within a window around the previous iteration's score, widening it
+    /// until the score falls inside.
+    fn aspiration(&mut self, root: &Position, depth: i32, previous: i32) -> i32 {
+        let mut delta = 40;
+        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < DECIDED {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.negamax(root, depth, alpha, beta, 0);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 3;
+        }
+    }
+
+    fn should_stop(&mut self) -> bool {
+        if self.nodes >= self.node_limit {
+            return true;
+        }
+        if self.nodes % CHECK_EVERY == 0 {
+            return self.stop.load(Ordering::Relaxed) || self.time.out_of_time(Instant::now());
+        }
+        false
+    }
+
+    /// Whether the position just pushed on `path` occurred before with the same player to move.
+    fn repeats(&self) -> bool {
+        let current = *self.path.last().expect("the root is on the path");
+        self.path.iter().rev().skip(2).step_by(2).any(|&hash| hash == current)
+    }
+
+    fn negamax(&mut self, position: &Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        if self.aborted || self.should_stop() {
+            self.aborted = true;
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply > 0 {
+            if let Some(outcome) = position.material_outcome() {
+                return outcome_score(outcome, position.turn(), ply);
+            }
+            if self.repeats() {
+                return 0;
+            }
+        }
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        movegen::legal_moves(position, &mut moves);
+        let score = self.search_moves(position, &moves, depth, alpha, beta, ply);
+        self.lists[ply] = moves;
+        score
+    }
+
+    fn search_moves(
+        &mut self,
+        position: &Position,
+        moves: &[Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if moves.is_empty() {
+            return -(WIN - ply as i32); // no legal move: the side to move has lost
+        }
+        let forced = moves[0].is_capture();
+        if (depth <= 0 && !forced) || ply >= MAX_PLY - 1 {
+            return evaluate(position);
+        }
+        let entry = self.table.probe(position.hash());
+        if let Some(entry) = entry.filter(|e| ply > 0 && i32::from(e.depth) >= depth) {
+            let score = score_from_table(entry.score, ply);
+            let cut = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
+        }
+        let table_move = entry.and_then(|e| e.best).map(usize::from).filter(|&i| i < moves.len());
+        let order = self.order(position.turn(), moves, table_move, ply);
+
+        let mut best = -INFINITY;
+        let mut best_index = order[0];
+        let mut bound = Bound::Upper;
+        for (n, &i) in order.iter().enumerate() {
+            let mv = &moves[i];
+            let child = position.play_unchecked(mv);
+            self.path.push(child.hash());
+            let score = self.search_child(&child, mv, n, depth, alpha, beta, ply, forced);
+            self.path.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_index = i;
+                if score > alpha {
+                    alpha = score;
+                    bound = Bound::Exact;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(*mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        bound = Bound::Lower;
+                        if !mv.is_capture() {
+                            self.reward(position.turn(), mv, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let stored_depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
+        self.table.store(position.hash(), stored_depth, score_to_table(best, ply), bound, Some(best_index as u8));
+        best
+    }
+
+    /// Searches one child: the first move with the full window, the others with a null window
+    /// first (reduced when late and quiet), and again with the full window when they beat alpha.
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        child: &Position,
+        mv: &Move,
+        n: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        forced: bool,
+    ) -> i32 {
+        let next = depth - 1;
+        if n == 0 {
+            return -self.negamax(child, next, -beta, -alpha, ply + 1);
+        }
+        let late_quiet = !forced && !mv.promotes() && depth >= 3 && n >= 3;
+        let reduction = if late_quiet { 1 + i32::from(n >= 8 && depth >= 6) } else { 0 };
+        let mut score = -self.negamax(child, next - reduction, -alpha - 1, -alpha, ply + 1);
+        if score > alpha && reduction > 0 {
+            score = -self.negamax(child, next, -alpha - 1, -alpha, ply + 1);
+        }
+        if score > alpha && score < beta {
+            score = -self.negamax(child, next, -beta, -alpha, ply + 1);
+        }
+        score
+    }
+
+    /// The order to try `moves` in: the table's move, then killers, then by history.
+    fn order(&self, turn: Color, moves: &[Move], table_move: Option<usize>, ply: usize) -> Vec<usize> {
+        let history = &self.history[turn.index()];
+        let killers = self.killers[ply];
+        let key = |i: usize| {
+            let mv = &moves[i];
+            let route = (mv.from(), mv.to());
+            if Some(i) == table_move {
+                i32::MAX
+            } else if killers[0] == Some(route) {
+                i32::MAX - 1
+            } else if killers[1] == Some(route) {
+                i32::MAX - 2
+            } else {
+                history[mv.from().index() as usize][mv.to().index() as usize]
+            }
+        };
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(key(i))); // stable: ties keep the engine's order
+        order
+    }
+
+    /// A quiet move that caused a cut-off: a killer at this ply, and history by depth squared.
+    fn reward(&mut self, turn: Color, mv: &Move, depth: i32, ply: usize) {
+        let route = Some((mv.from(), mv.to()));
+        let killers = &mut self.killers[ply];
+        if killers[0] != route {
+            killers[1] = killers[0];
+            killers[0] = route;
+        }
+        let entry = &mut self.history[turn.index()][mv.from().index() as usize][mv.to().index() as usize];
+        *entry = (*entry + depth * depth).min(1 << 20);
+    }
+}
+
+/// The score of a decided position for the side to move, `ply` plies from the root.
+fn outcome_score(outcome: Outcome, turn: Color, ply: usize) -> i32 {
+    match outcome {
+        Outcome::Win { winner, .. } if winner == turn => WIN - ply as i32,
+        Outcome::Win { .. } => -(WIN - ply as i32),
+        Outcome::Draw { .. } | Outcome::Ongoing => 0,
+    }
+}
+
+/// Wins and losses are stored relative to the stored position, so that they read right wherever
+/// the position is met again.
+fn score_to_table(score: i32, ply: usize) -> i16 {
+    let ply = ply as i32;
+    let relative = if score > DECIDED {
+        score + ply
+    } else if score < -DECIDED {
+        score - ply
+    } else {
+        score
+    };
+    relative as i16
+}
+
+fn score_from_table(score: i16, ply: usize) -> i32 {
+    let (score, ply) = (i32::from(score), ply as i32);
+    if score > DECIDED {
+        score - ply
+    } else if score < -DECIDED {
+        score + ply
+    } else {
+        score
+    }
+}
+
+fn public_score(score: i32) -> Score {
+    if score > DECIDED {
+        Score::WinIn((WIN - score) as u32)
+    } else if score < -DECIDED {
+        Score::LossIn((WIN + score) as u32)
+    } else {
+        Score::Value(score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn searcher_with_path<'a>(table: &'a TranspositionTable, stop: &'a AtomicBool, path: &[u64]) -> Searcher<'a> {
+        let mut searcher = Searcher::new(table, stop, TimeControl::new(&Limits::default(), Instant::now()), u64::MAX);
+        searcher.path.extend_from_slice(path);
+        searcher
+    }
+
+    #[test]
+    fn a_position_met_before_with_the_same_player_to_move_repeats() {
+        let (table, stop) = (TranspositionTable::new(1), AtomicBool::new(false));
+        // Positions alternate players, so only an even distance back can be the same position.
+        assert!(searcher_with_path(&table, &stop, &[1, 2, 3, 4, 1]).repeats());
+        assert!(searcher_with_path(&table, &stop, &[1, 2, 1]).repeats());
+        assert!(!searcher_with_path(&table, &stop, &[1, 2, 3, 1]).repeats());
+        assert!(!searcher_with_path(&table, &stop, &[5, 1]).repeats());
+        assert!(!searcher_with_path(&table, &stop, &[1]).repeats());
+    }
+
+    #[test]
+    fn decided_scores_keep_their_distance_through_the_table() {
+        for ply in [0, 3, 17] {
+            for score in [WIN - 5, -(WIN - 9), 250, -40, 0] {
+                let stored = score_to_table(score, ply);
+                assert_eq!(score_from_table(stored, ply), score);
+            }
+        }
+        // A win 5 plies from the root found at ply 3 is a win in 2 from the stored position.
+        assert_eq!(score_from_table(score_to_table(WIN - 5, 3), 1), WIN - 3);
+        assert_eq!(public_score(WIN - 7), Score::WinIn(7));
+        assert_eq!(public_score(-(WIN - 4)), Score::LossIn(4));
+    }
+}

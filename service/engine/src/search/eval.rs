@@ -1,0 +1,168 @@
+//! Static evaluation, per variant: material, advancement, back-rank guard, centre, king mobility
+//! and runaway men, from the point of view of the side to move.
+//!
+//! The weights are a reasoned starting point (a Turkish flying king is worth far more than an
+//! Italian short king); tuning them on self-play positions is the next step.
+//!
+//! ```
+//! use damiera_engine::{search::evaluate, Position, Variant};
+//! assert_eq!(evaluate(&Position::start(Variant::Italian)), 0); // the start is symmetric
+//! ```
+
+use std::sync::OnceLock;
+
+use crate::geometry::{shift, Board10, Board8, DiagonalGeometry};
+use crate::{Bitboard, Color, Position, Variant};
+
+/// What each feature is worth, in hundredths of a man.
+struct Weights {
+    /// A man.
+    man: i32,
+    /// A king.
+    king: i32,
+    /// A man on each rank counted from its own side (rank 0 is its base row).
+    advance: [i32; 10],
+    /// A man still on its own base row while the opponent has men: it guards promotion squares.
+    back_rank: i32,
+    /// A piece on the central squares.
+    centre: i32,
+    /// Each square a king could step to.
+    king_mobility: i32,
+    /// A man on the last two ranks before promotion with an empty square in front.
+    runaway: i32,
+}
+
+const ITALIAN: Weights = Weights {
+    man: 100,
+    king: 300,
+    advance: [0, 0, 2, 4, 7, 11, 16, 0, 0, 0],
+    back_rank: 8,
+    centre: 6,
+    king_mobility: 3,
+    runaway: 30,
+};
+
+const TRIESTINA: Weights = Weights {
+    man: 100,
+    king: 300,
+    advance: [0, 0, 1, 2, 4, 6, 9, 12, 16, 0],
+    back_rank: 6,
+    centre: 5,
+    king_mobility: 3,
+    runaway: 30,
+};
+
+const TURKISH: Weights = Weights {
+    man: 100,
+    king: 550,
+    advance: [0, 0, 0, 3, 7, 12, 20, 0, 0, 0],
+    back_rank: 4,
+    centre: 4,
+    king_mobility: 2,
+    runaway: 40,
+};
+
+/// Square sets the evaluation needs, per variant, computed once.
+struct Masks {
+    /// `ranks[r]`: the squares on rank `r` counted from White's side.
+    ranks: [u64; 10],
+    /// The central squares.
+    centre: u64,
+}
+
+fn masks(variant: Variant) -> &'static Masks {
+    static MASKS: OnceLock<[Masks; 3]> = OnceLock::new();
+    let all = MASKS.get_or_init(|| Variant::ALL.map(build_masks));
+    &all[Variant::ALL.iter().position(|&v| v == variant).expect("a known variant")]
+}
+
+fn build_masks(variant: Variant) -> Masks {
+    let n = variant.board_size();
+    let mut ranks = [0u64; 10];
+    let mut centre = 0u64;
+    for square in variant.board() {
+        let (file, rank) = variant.coordinates(square);
+        ranks[rank as usize] |= 1 << square.index();
+        let middle = |c: u32| (n / 2 - 2..n / 2 + 2).contains(&c);
+        if middle(file) && middle(rank) {
+            centre |= 1 << square.index();
+        }
+    }
+    Masks { ranks, centre }
+}
+
+fn weights(variant: Variant) -> &'static Weights {
+    match variant {
+        Variant::Italian => &ITALIAN,
+        Variant::Triestina => &TRIESTINA,
+        Variant::Turkish => &TURKISH,
+    }
+}
+
+/// The position's value for the side to move, in hundredths of a man.
+#[must_use]
+pub fn evaluate(position: &Position) -> i32 {
+    let us = position.turn();
+    side_value(position, us) - side_value(position, us.opposite())
+}
+
+fn side_value(position: &Position, color: Color) -> i32 {
+    let variant = position.variant();
+    let w = weights(variant);
+    let m = masks(variant);
+    let n = variant.board_size() as usize;
+    let own = position.pieces_of(color).0;
+    let men = own & !position.kings().0;
+    let kings = own & position.kings().0;
+    let enemy_men = position.pieces_of(color.opposite()).0 & !position.kings().0;
+    let own_rank = |r: usize| if color == Color::White { m.ranks[r] } else { m.ranks[n - 1 - r] };
+
+    let mut value = w.man * men.count_ones() as i32 + w.king * kings.count_ones() as i32;
+    value += (0..n).map(|r| w.advance[r] * (men & own_rank(r)).count_ones() as i32).sum::<i32>();
+    if enemy_men != 0 {
+        value += w.back_rank * (men & own_rank(0)).count_ones() as i32;
+    }
+    value += w.centre * (own & m.centre).count_ones() as i32;
+    value += w.king_mobility * king_steps(position, kings) as i32;
+    value += w.runaway * runaways(position, color, men, &own_rank) as i32;
+    value
+}
+
+/// Empty squares next to `kings`, counted once per king and direction: a cheap mobility.
+fn king_steps(position: &Position, kings: u64) -> u32 {
+    if kings == 0 {
+        return 0;
+    }
+    let empty = position.empty().0;
+    match position.variant() {
+        Variant::Italian => Board8::ALL.iter().map(|&d| (shift(kings, d) & empty).count_ones()).sum(),
+        Variant::Triestina => Board10::ALL.iter().map(|&d| (shift(kings, d) & empty).count_ones()).sum(),
+        Variant::Turkish => {
+            let east_west =
+                ((kings & !FILE_H) << 1 & empty).count_ones() + ((kings & !FILE_A) >> 1 & empty).count_ones();
+            east_west + (kings << 8 & empty).count_ones() + (kings >> 8 & empty).count_ones()
+        }
+    }
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// Men on the two ranks before promotion with an empty square straight ahead (Turkish) or on
+/// either forward diagonal: close to a king and not yet stopped.
+fn runaways(position: &Position, color: Color, men: u64, own_rank: &dyn Fn(usize) -> u64) -> u32 {
+    let n = position.variant().board_size() as usize;
+    let near = men & (own_rank(n - 2) | own_rank(n - 3));
+    let empty = position.empty().0;
+    Bitboard(near)
+        .filter(|&sq| {
+            let (file, rank) = position.variant().coordinates(sq);
+            let ahead = if color == Color::White { rank + 1 } else { rank.wrapping_sub(1) };
+            let files: &[i32] = if position.variant().is_numbered() { &[-1, 1] } else { &[0] };
+            files.iter().any(|&df| {
+                let target = position.variant().square_at((file as i32 + df) as u32, ahead);
+                target.is_some_and(|t| empty >> t.index() & 1 != 0)
+            })
+        })
+        .count() as u32
+}

@@ -1,0 +1,190 @@
+//! [`TranspositionTable`]: what earlier searches found about a position, sized in MB and shared by
+//! every thread of a search without locks.
+//!
+//! Each entry is two atomic words, the data and the key XORed with the data. A reader that meets
+//! a half-written entry sees a key that does not match and takes it for a miss, so racing writes
+//! can lose an entry but never hand back another position's data. Locking every probe would cost
+//! more than the rare lost entry.
+//!
+//! ```
+//! use damiera_engine::search::{Bound, TranspositionTable};
+//! let table = TranspositionTable::new(1);
+//! table.store(0xABCD, 5, 120, Bound::Exact, Some(3));
+//! let hit = table.probe(0xABCD).unwrap();
+//! assert_eq!((hit.depth, hit.score, hit.bound, hit.best), (5, 120, Bound::Exact, Some(3)));
+//! ```
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value.
+    Exact,
+    /// At least this much (the search failed high).
+    Lower,
+    /// At most this much (the search failed low).
+    Upper,
+}
+
+/// One entry as read back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The depth it was searched to.
+    pub depth: u8,
+    /// The score, as stored (mate distances relative to the stored position).
+    pub score: i16,
+    /// How the score bounds the true value.
+    pub bound: Bound,
+    /// The index of the best move in the position's legal move list, whose order is fixed.
+    pub best: Option<u8>,
+}
+
+/// Two words per entry: 16 bytes.
+struct Slot {
+    /// The position's key XORed with `data`.
+    check: AtomicU64,
+    /// The packed entry; zero is an empty slot.
+    data: AtomicU64,
+}
+
+/// A hash table of search results, shared between threads.
+pub struct TranspositionTable {
+    /// A power-of-two number of slots.
+    slots: Box<[Slot]>,
+    /// The search the table serves now, so old entries give way first.
+    generation: AtomicU8,
+}
+
+const NO_MOVE: u64 = 0xFF;
+
+impl TranspositionTable {
+    /// A table of at most `megabytes` MiB (at least one slot), rounded down to a power of two.
+    #[must_use]
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Slot>();
+        let count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let slots = (0..count).map(|_| Slot { check: AtomicU64::new(0), data: AtomicU64::new(0) }).collect();
+        TranspositionTable { slots, generation: AtomicU8::new(1) }
+    }
+
+    /// Marks the start of a new search: entries of earlier searches are replaced first.
+    pub fn new_search(&self) {
+        let next = self.generation.load(Ordering::Relaxed).wrapping_add(1).max(1);
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for slot in self.slots.iter() {
+            slot.data.store(0, Ordering::Relaxed);
+            slot.check.store(0, Ordering::Relaxed);
+        }
+    }
+
+    fn slot(&self, key: u64) -> &Slot {
+        &self.slots[key as usize & (self.slots.len() - 1)]
+    }
+
+    /// What the table holds for the position with hash `key`.
+    #[must_use]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let slot = self.slot(key);
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        (data != 0 && check ^ data == key).then(|| unpack(data))
+    }
+
+    /// Stores a result, unless the slot holds a deeper result of this search for another position.
+    pub fn store(&self, key: u64, depth: u8, score: i16, bound: Bound, best: Option<u8>) {
+        let slot = self.slot(key);
+        let generation = self.generation.load(Ordering::Relaxed);
+        let old = slot.data.load(Ordering::Relaxed);
+        let old_is_other = slot.check.load(Ordering::Relaxed) ^ old != key;
+        if old != 0 && old_is_other && generation_of(old) == generation && unpack(old).depth > depth {
+            return;
+        }
+        let data = pack(depth, score, bound, best, generation);
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// How full the table is with this search's entries, in thousandths (from the first 1000 slots).
+    #[must_use]
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let sample = self.slots.len().min(1000);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|s| {
+                let data = s.data.load(Ordering::Relaxed);
+                data != 0 && generation_of(data) == generation
+            })
+            .count();
+        (used * 1000 / sample) as u32
+    }
+}
+
+fn pack(depth: u8, score: i16, bound: Bound, best: Option<u8>, generation: u8) -> u64 {
+    let bound = match bound {
+        Bound::Exact => 1,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    u64::from(score as u16)
+        | u64::from(depth) << 16
+        | bound << 24
+        | best.map_or(NO_MOVE, u64::from) << 32
+        | u64::from(generation) << 40
+}
+
+fn generation_of(data: u64) -> u8 {
+    (data >> 40) as u8
+}
+
+fn unpack(data: u64) -> Entry {
+    let bound = match data >> 24 & 3 {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        _ => Bound::Upper,
+    };
+    let best = data >> 32 & 0xFF;
+    Entry { depth: (data >> 16) as u8, score: data as u16 as i16, bound, best: (best != NO_MOVE).then_some(best as u8) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_powers_of_two_within_the_budget() {
+        let table = TranspositionTable::new(3);
+        assert_eq!(table.slots.len(), 1 << 17); // 3 MiB / 16 bytes, rounded down
+    }
+
+    #[test]
+    fn a_colliding_key_is_a_miss_not_wrong_data() {
+        let table = TranspositionTable::new(1);
+        let size = table.slots.len() as u64;
+        table.store(7, 4, -33, Bound::Upper, None);
+        assert_eq!(table.probe(7 + size), None, "same slot, other position");
+        assert_eq!(table.probe(7).unwrap().score, -33);
+        // A torn write (data from one store, check from another) reads as a miss.
+        let slot = table.slot(7);
+        slot.data.store(pack(9, 5, Bound::Exact, Some(1), 1), Ordering::Relaxed);
+        assert_eq!(table.probe(7), None);
+    }
+
+    #[test]
+    fn deeper_entries_of_this_search_are_kept_and_old_ones_replaced() {
+        let table = TranspositionTable::new(1);
+        let other = table.slots.len() as u64;
+        table.store(1, 10, 1, Bound::Exact, Some(0));
+        table.store(1 + other, 2, 2, Bound::Exact, Some(0));
+        assert_eq!(table.probe(1).unwrap().depth, 10, "a shallow result does not evict a deep one");
+        table.new_search();
+        table.store(1 + other, 2, 2, Bound::Exact, Some(0));
+        assert_eq!(table.probe(1 + other).unwrap().depth, 2, "last search's entries give way");
+        assert!(table.hashfull() > 0);
+    }
+}

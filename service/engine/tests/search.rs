@@ -1,0 +1,115 @@
+//! Search invariants: the stop flag returns a legal move at once, depth and node limits are
+//! deterministic, forced wins are found with their distance, and iteration reports add up.
+//! (Repetition detection has unit tests in `search/alphabeta.rs`.)
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use damiera_engine::search::{search, Iteration, Limits, Score, SearchResult, TranspositionTable};
+use damiera_engine::{fen, notation, Position, Variant};
+
+fn run(position: &Position, limits: &Limits) -> SearchResult {
+    search(position, &[], limits, &TranspositionTable::new(4), &AtomicBool::new(false), |_| {})
+}
+
+fn written(variant: Variant, result: &SearchResult) -> String {
+    notation::write(variant, &result.best_move.expect("a move"))
+}
+
+#[test]
+fn stop_from_another_thread_returns_a_legal_move() {
+    for variant in Variant::ALL {
+        let position = Position::start(variant);
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopper = {
+            let stop = Arc::clone(&stop);
+            thread::spawn(move || {
+                thread::sleep(Duration::from_millis(50));
+                stop.store(true, Ordering::Relaxed);
+            })
+        };
+        // No limit at all: only the stop flag can end this search.
+        let result = search(&position, &[], &Limits::default(), &TranspositionTable::new(4), &stop, |_| {});
+        stopper.join().unwrap();
+        let best = result.best_move.expect("a move even when stopped");
+        assert!(position.legal_moves().contains(&best), "{variant}: {best:?}");
+    }
+}
+
+#[test]
+fn a_stop_before_the_first_iteration_still_gives_a_legal_move() {
+    let position = Position::start(Variant::Turkish);
+    let stop = AtomicBool::new(true);
+    let result = search(&position, &[], &Limits::default(), &TranspositionTable::new(1), &stop, |_| {});
+    assert_eq!(result.depth, 0);
+    assert!(position.legal_moves().contains(&result.best_move.unwrap()));
+}
+
+#[test]
+fn depth_and_node_limits_are_deterministic() {
+    for variant in Variant::ALL {
+        let position = Position::start(variant);
+        for limits in [Limits::depth(7), Limits::nodes(20_000)] {
+            let (a, b) = (run(&position, &limits), run(&position, &limits));
+            assert_eq!((a.best_move, a.nodes, a.score, &a.pv), (b.best_move, b.nodes, b.score, &b.pv), "{variant}");
+        }
+    }
+}
+
+#[test]
+fn the_node_limit_is_kept() {
+    let result = run(&Position::start(Variant::Italian), &Limits::nodes(5_000));
+    assert!(result.nodes <= 5_000, "{} nodes", result.nodes);
+    assert!(result.depth >= 1);
+}
+
+#[test]
+fn forced_wins_are_found_with_their_distance() {
+    // Taking the last piece wins at once.
+    let position = fen::parse(Variant::Italian, "W:W22:B18").unwrap();
+    let result = run(&position, &Limits::depth(3));
+    assert_eq!((written(Variant::Italian, &result), result.score), ("22x13".to_string(), Score::WinIn(1)));
+    // Turkish: the king takes the last man (a lone man against a king loses anyway).
+    let position = fen::parse(Variant::Turkish, "W:WKa1:Ba5,h7").unwrap();
+    let result = run(&position, &Limits::depth(4));
+    assert_eq!(result.score, Score::WinIn(1), "{}", written(Variant::Turkish, &result));
+    // The side to move with no legal move has lost.
+    let position = fen::parse(Variant::Italian, "W:W29:B22,25,26").unwrap();
+    let result = run(&position, &Limits::depth(3));
+    assert_eq!((result.best_move, result.score), (None, Score::LossIn(0)));
+}
+
+#[test]
+fn forced_captures_are_searched_past_the_horizon() {
+    // White's one man can go to 17 or 18; on 18 Black's man on 14 must take it (14x21) and White
+    // has nothing left. Depth 1 sees that only by searching the forced capture past the horizon.
+    let position = fen::parse(Variant::Italian, "W:W21:B14,4").unwrap();
+    let result = run(&position, &Limits::depth(1));
+    assert_eq!(written(Variant::Italian, &result), "21-17");
+    assert!(matches!(result.score, Score::Value(_)), "{:?}", result.score);
+    // And the other way round: Black to move after 21-18 sees the win in one.
+    let after = position.play_notation("21-18").unwrap();
+    let result = run(&after, &Limits::depth(1));
+    assert_eq!((written(Variant::Italian, &result), result.score), ("14x21".to_string(), Score::WinIn(1)));
+}
+
+#[test]
+fn iterations_report_every_depth_in_order() {
+    let position = Position::start(Variant::Triestina);
+    let mut reports: Vec<Iteration> = Vec::new();
+    let table = TranspositionTable::new(4);
+    let result =
+        search(&position, &[], &Limits::depth(6), &table, &AtomicBool::new(false), |it| reports.push(it.clone()));
+    assert_eq!(reports.iter().map(|it| it.depth).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6]);
+    assert!(reports.windows(2).all(|w| w[0].nodes <= w[1].nodes));
+    let last = reports.last().unwrap();
+    assert_eq!((last.pv.first().copied(), last.nodes, &last.pv), (result.best_move, result.nodes, &result.pv));
+    assert!(last.seldepth >= last.depth);
+    // The principal variation is a legal line.
+    let mut walk = position;
+    for mv in &last.pv {
+        walk = walk.play(mv).expect("every move of the PV is legal where it stands");
+    }
+}
