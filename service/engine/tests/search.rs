@@ -7,8 +7,12 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use damiera_engine::search::{search, Iteration, Limits, Score, SearchResult, TranspositionTable};
+use damiera_engine::search::{
+    search, search_with, Iteration, Limits, Options, Score, SearchResult, TranspositionTable,
+};
 use damiera_engine::{fen, notation, Position, Variant};
+
+mod common;
 
 fn run(position: &Position, limits: &Limits) -> SearchResult {
     search(position, &[], limits, &TranspositionTable::new(4), &AtomicBool::new(false), |_| {})
@@ -111,5 +115,74 @@ fn iterations_report_every_depth_in_order() {
     let mut walk = position;
     for mv in &last.pv {
         walk = walk.play(mv).expect("every move of the PV is legal where it stands");
+    }
+}
+
+/// Positions from random games and random set-ups (kings included), a few per variant.
+fn sample_positions(variant: Variant, count: usize) -> Vec<Position> {
+    let mut rng = common::Rng::new(0x5EA2C4 ^ count as u64);
+    let mut positions = common::Distinct::default();
+    common::add_random_games(&mut positions, variant, &mut rng, count / 2, 60);
+    common::add_random_setups(&mut positions, variant, &mut rng, count / 2);
+    positions.positions.into_iter().filter(|p| !p.legal_moves().is_empty()).collect()
+}
+
+#[test]
+fn threads_never_return_an_illegal_move() {
+    let options = Options { threads: 2, ..Options::default() };
+    for variant in Variant::ALL {
+        for position in sample_positions(variant, 40) {
+            let table = TranspositionTable::new(2);
+            let result =
+                search_with(&position, &[], &Limits::depth(5), &options, &table, &AtomicBool::new(false), |_| {});
+            let mut walk = position;
+            for mv in &result.pv {
+                walk = walk.play(mv).unwrap_or_else(|_| panic!("{variant} {}: PV move {mv:?}", position.to_fen()));
+            }
+            assert_eq!(result.pv.first().copied(), result.best_move, "{}", position.to_fen());
+        }
+    }
+}
+
+#[test]
+fn multipv_lists_distinct_moves_best_first() {
+    for variant in Variant::ALL {
+        let position = Position::start(variant);
+        let options = Options { multipv: 3, ..Options::default() };
+        let table = TranspositionTable::new(4);
+        let result = search_with(&position, &[], &Limits::depth(6), &options, &table, &AtomicBool::new(false), |_| {});
+        assert_eq!(result.lines.len(), 3, "{variant}");
+        let firsts: Vec<_> = result.lines.iter().map(|l| l.pv[0]).collect();
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2], "{variant}");
+        let values: Vec<i32> = result.lines.iter().map(|l| if let Score::Value(v) = l.score { v } else { 0 }).collect();
+        assert!(values.windows(2).all(|w| w[0] >= w[1]), "{variant}: {values:?}");
+        assert_eq!((result.lines[0].score, &result.lines[0].pv), (result.score, &result.pv));
+    }
+}
+
+#[test]
+fn every_level_plays_legal_moves_reproducibly() {
+    for variant in Variant::ALL {
+        for position in sample_positions(variant, 10) {
+            for level in [1, 5, 10, 15, 19, 20] {
+                let options = Options { level, seed: 7, ..Options::default() };
+                let play = || {
+                    let table = TranspositionTable::new(1);
+                    search_with(
+                        &position,
+                        &[],
+                        &Limits::nodes(3_000),
+                        &options,
+                        &table,
+                        &AtomicBool::new(false),
+                        |_| {},
+                    )
+                    .best_move
+                };
+                let best = play().expect("a legal move");
+                assert!(position.legal_moves().contains(&best), "{variant} level {level}");
+                assert_eq!(play(), Some(best), "{variant} level {level}: the same seed, the same move");
+            }
+        }
     }
 }

@@ -194,7 +194,7 @@ const BAD_INPUT: [&[&str]; 20] = [
     &["bestmove", "--variant", "italian", "--moves", "23-19 99-1"],
     &["bestmove", "--variant", "italian", "--depth", "0"],
     &["bestmove", "--variant", "italian", "--depth", "3", "--nodes", "100"],
-    &["bestmove", "--variant", "italian", "--level", "5"],
+    &["bestmove", "--variant", "italian", "--level", "21"],
     &["bench", "--variant", "chess"],
     &["moves", "--variant", "italian", "--fen", "W:W2\n1\r:B1"],
     &["moves", "--variant", "italian", "--fen"],
@@ -295,8 +295,30 @@ fn bench_signature() {
     let text = success(&["bench"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 14, "12 positions, then speed and nodes: {text}");
-    assert_eq!(lines.last(), Some(&"nodes 5911509"));
+    assert_eq!(lines.last(), Some(&"nodes 5898195"));
     assert!(lines[12].starts_with("nodes per second "));
     let italian = success(&["bench", "--variant", "italian"]);
     assert_eq!(italian.lines().filter(|l| l.starts_with("italian depth 17 ")).count(), 4);
+}
+
+/// `--multipv K` adds the K best lines to the JSON, best first, each with its move, score and line.
+#[test]
+fn bestmove_reports_the_best_lines_with_multipv() {
+    let json = success_json(&["bestmove", "--variant", "triestina", "--depth", "5", "--multipv", "3", "--json"]);
+    let lines = json["multipv"].as_array().expect("a multipv list");
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["move"], json["move"]);
+    assert!(lines.iter().all(|l| l["pv"][0] == l["move"] && l["score"].is_object()));
+    let without = success_json(&["bestmove", "--variant", "triestina", "--depth", "5", "--json"]);
+    assert!(without.get("multipv").is_none(), "only when asked");
+}
+
+/// A weak level plays a legal move, the same one for the same seed.
+#[test]
+fn bestmove_levels_are_reproducible_from_the_seed() {
+    let args = ["bestmove", "--variant", "turkish", "--level", "3", "--seed", "11", "--depth", "6", "--json"];
+    let (a, b) = (success_json(&args), success_json(&args));
+    assert_eq!(a["move"], b["move"]);
+    let moves = success(&["moves", "--variant", "turkish"]);
+    assert!(moves.lines().any(|m| a["move"] == m), "{a}");
 }

@@ -6,12 +6,12 @@
 //! only a quiet position is evaluated. Scores of decided positions carry their distance in plies,
 //! and any repetition of a position on the game's record or the searched line counts as a draw.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::time::TimeControl;
 use super::tt::{Bound, TranspositionTable};
-use super::{evaluate, Iteration, Limits, Score, SearchResult};
+use super::{evaluate, Iteration, Limits, Line, Score, SearchResult};
 use crate::{movegen, Color, Move, Outcome, Position, Square};
 
 /// Beyond every score.
@@ -27,72 +27,89 @@ const CHECK_EVERY: u64 = 256;
 
 /// Searches `position` (reached after the positions in `history`, oldest first) within `limits`,
 /// calling `report` after each completed iteration. Setting `stop` ends the search at once with
-/// the best move found so far.
+/// the best move found so far. One thread, one line, full strength: [`super::search_with`] offers
+/// more.
 pub fn search(
     position: &Position,
     history: &[Position],
     limits: &Limits,
     table: &TranspositionTable,
     stop: &AtomicBool,
-    mut report: impl FnMut(&Iteration),
+    report: impl FnMut(&Iteration),
 ) -> SearchResult {
     table.new_search();
     let time = TimeControl::new(limits, Instant::now());
-    let mut searcher = Searcher::new(table, stop, time, limits.nodes.unwrap_or(u64::MAX));
+    let mut searcher = Searcher::new(table, stop, time, limits.nodes.unwrap_or(u64::MAX), None);
+    iterate(&mut searcher, position, history, limits, 1, 1, report)
+}
+
+/// Iterative deepening on one thread: iterations `first_depth`, `first_depth + 1`, ... up to the
+/// limit, each finding `lines` best moves (multi-PV), reporting each completed iteration.
+pub(super) fn iterate(
+    searcher: &mut Searcher<'_>,
+    position: &Position,
+    history: &[Position],
+    limits: &Limits,
+    lines: usize,
+    first_depth: u32,
+    mut report: impl FnMut(&Iteration),
+) -> SearchResult {
     searcher.path.extend(history.iter().map(Position::hash));
     searcher.path.push(position.hash());
-
     let legal = position.legal_moves();
+    let first = legal.first().copied();
     let mut result = SearchResult {
-        best_move: legal.first().copied(),
+        best_move: first,
         score: Score::Value(0),
         depth: 0,
         nodes: 0,
-        elapsed: time.elapsed(),
-        pv: legal.first().copied().into_iter().collect(),
+        elapsed: searcher.time.elapsed(),
+        pv: first.into_iter().collect(),
+        lines: first.into_iter().map(|mv| Line { score: Score::Value(0), pv: vec![mv] }).collect(),
     };
     if legal.is_empty() {
         result.score = Score::LossIn(0);
         return result;
     }
     let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+    let lines = lines.clamp(1, legal.len());
     let mut previous = 0;
-    for depth in 1..=max_depth {
-        if depth > 1 && !searcher.time.may_start_iteration(Instant::now()) {
+    for depth in first_depth.min(max_depth)..=max_depth {
+        if depth > first_depth && !searcher.time.may_start_iteration(Instant::now()) {
             break;
         }
-        let score = searcher.aspiration(position, depth as i32, previous);
-        if searcher.aborted {
-            break;
-        }
-        previous = score;
+        let Some((best, found)) = searcher.root_lines(position, depth as i32, previous, lines) else { break };
+        previous = best;
         let elapsed = searcher.time.elapsed();
+        let nodes = searcher.total_nodes();
         let iteration = Iteration {
             depth,
             seldepth: searcher.seldepth as u32,
-            score: public_score(score),
-            nodes: searcher.nodes,
-            nps: (searcher.nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64,
-            hashfull: table.hashfull(),
+            score: found[0].score,
+            nodes,
+            nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64,
+            hashfull: searcher.table.hashfull(),
             elapsed,
-            pv: searcher.pv[0].clone(),
+            pv: found[0].pv.clone(),
+            lines: found,
         };
         result.best_move = iteration.pv.first().copied().or(result.best_move);
         result.score = iteration.score;
         result.depth = depth;
         result.pv = iteration.pv.clone();
+        result.lines = iteration.lines.clone();
         report(&iteration);
-        if score.abs() > DECIDED && WIN - score.abs() <= depth as i32 {
+        if best.abs() > DECIDED && WIN - best.abs() <= depth as i32 {
             break; // a forced result within the horizon: deeper search cannot change it
         }
     }
-    result.nodes = searcher.nodes;
+    result.nodes = searcher.total_nodes();
     result.elapsed = searcher.time.elapsed();
     result
 }
 
-/// The state of one search.
-struct Searcher<'a> {
+/// The state of one search thread.
+pub(super) struct Searcher<'a> {
     /// Results shared with earlier searches and other threads.
     table: &'a TranspositionTable,
     /// Set by another thread to stop at once.
@@ -117,10 +134,22 @@ struct Searcher<'a> {
     pv: Vec<Vec<Move>>,
     /// A move list per ply, kept to avoid allocating.
     lists: Vec<Vec<Move>>,
+    /// Root moves left out of this search: the lines multi-PV has already found.
+    excluded: Vec<Move>,
+    /// Nodes of the other threads of the search, for the reports; each thread adds its own.
+    shared_nodes: Option<&'a AtomicU64>,
+    /// The part of `nodes` already added to `shared_nodes`.
+    published: u64,
 }
 
 impl<'a> Searcher<'a> {
-    fn new(table: &'a TranspositionTable, stop: &'a AtomicBool, time: TimeControl, node_limit: u64) -> Searcher<'a> {
+    pub(super) fn new(
+        table: &'a TranspositionTable,
+        stop: &'a AtomicBool,
+        time: TimeControl,
+        node_limit: u64,
+        shared_nodes: Option<&'a AtomicU64>,
+    ) -> Searcher<'a> {
         Searcher {
             table,
             stop,
@@ -134,7 +163,41 @@ impl<'a> Searcher<'a> {
             history: vec![[[0; 64]; 64]; 2],
             pv: vec![Vec::new(); MAX_PLY + 1],
             lists: vec![Vec::new(); MAX_PLY + 1],
+            excluded: Vec::new(),
+            shared_nodes,
+            published: 0,
         }
+    }
+
+    /// Nodes of this search, every thread's included.
+    fn total_nodes(&self) -> u64 {
+        self.shared_nodes.map_or(0, |shared| shared.load(Ordering::Relaxed)) + self.nodes - self.published
+    }
+
+    /// The `count` best root moves at `depth`, best first, with the best raw score; `None` if a
+    /// limit cut the iteration short. Each further line is searched with the ones found left out.
+    fn root_lines(&mut self, root: &Position, depth: i32, previous: i32, count: usize) -> Option<(i32, Vec<Line>)> {
+        self.excluded.clear();
+        let mut lines = Vec::with_capacity(count);
+        let mut best = 0;
+        for k in 0..count {
+            let score = if k == 0 {
+                self.aspiration(root, depth, previous)
+            } else {
+                self.negamax(root, depth, -INFINITY, INFINITY, 0)
+            };
+            if self.aborted {
+                return None;
+            }
+            let Some(&first) = self.pv[0].first() else { break };
+            if k == 0 {
+                best = score;
+            }
+            lines.push(Line { score: public_score(score), pv: self.pv[0].clone() });
+            self.excluded.push(first);
+        }
+        self.excluded.clear();
+        Some((best, lines))
     }
 
     /// Searches the root within a window around the previous iteration's score, widening it
@@ -167,6 +230,10 @@ impl<'a> Searcher<'a> {
             return true;
         }
         if self.nodes % CHECK_EVERY == 0 {
+            if let Some(shared) = self.shared_nodes {
+                shared.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+                self.published = self.nodes;
+            }
             return self.stop.load(Ordering::Relaxed) || self.time.out_of_time(Instant::now());
         }
         false
@@ -196,6 +263,9 @@ impl<'a> Searcher<'a> {
         }
         let mut moves = std::mem::take(&mut self.lists[ply]);
         movegen::legal_moves(position, &mut moves);
+        if ply == 0 && !self.excluded.is_empty() {
+            moves.retain(|m| !self.excluded.contains(m));
+        }
         let score = self.search_moves(position, &moves, depth, alpha, beta, ply);
         self.lists[ply] = moves;
         score
@@ -218,7 +288,10 @@ impl<'a> Searcher<'a> {
             return evaluate(position);
         }
         let entry = self.table.probe(position.hash());
-        if let Some(entry) = entry.filter(|e| ply > 0 && i32::from(e.depth) >= depth) {
+        // No cut-offs from the table on the principal line (an open window): its moves are
+        // searched out, so the reported line is whole.
+        let open_window = beta - alpha > 1;
+        if let Some(entry) = entry.filter(|e| ply > 0 && !open_window && i32::from(e.depth) >= depth) {
             let score = score_from_table(entry.score, ply);
             let cut = match entry.bound {
                 Bound::Exact => true,
@@ -264,8 +337,11 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let stored_depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
-        self.table.store(position.hash(), stored_depth, score_to_table(best, ply), bound, Some(best_index as u8));
+        // With root moves left out (multi-PV), the list's indices are not the position's.
+        if ply > 0 || self.excluded.is_empty() {
+            let stored_depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
+            self.table.store(position.hash(), stored_depth, score_to_table(best, ply), bound, Some(best_index as u8));
+        }
         best
     }
 
@@ -383,7 +459,8 @@ mod tests {
     use super::*;
 
     fn searcher_with_path<'a>(table: &'a TranspositionTable, stop: &'a AtomicBool, path: &[u64]) -> Searcher<'a> {
-        let mut searcher = Searcher::new(table, stop, TimeControl::new(&Limits::default(), Instant::now()), u64::MAX);
+        let mut searcher =
+            Searcher::new(table, stop, TimeControl::new(&Limits::default(), Instant::now()), u64::MAX, None);
         searcher.path.extend_from_slice(path);
         searcher
     }

@@ -21,6 +21,8 @@
 
 mod alphabeta;
 mod eval;
+pub mod skill;
+mod threads;
 mod time;
 mod tt;
 
@@ -28,6 +30,7 @@ use std::time::Duration;
 
 pub use alphabeta::search;
 pub use eval::evaluate;
+pub use threads::{search_with, Options};
 pub use tt::{Bound, Entry, TranspositionTable};
 
 use crate::Move;
@@ -104,6 +107,17 @@ pub struct Iteration {
     pub elapsed: Duration,
     /// The principal variation: the best line, best move first.
     pub pv: Vec<Move>,
+    /// The best lines, best first (more than one with multi-PV); the first is `score` and `pv`.
+    pub lines: Vec<Line>,
+}
+
+/// One of the best lines of a multi-PV search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// Its score.
+    pub score: Score,
+    /// The line, its first move first.
+    pub pv: Vec<Move>,
 }
 
 /// The answer of a search.
@@ -121,4 +135,6 @@ pub struct SearchResult {
     pub elapsed: Duration,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// The best lines of the last completed iteration, best first.
+    pub lines: Vec<Line>,
 }

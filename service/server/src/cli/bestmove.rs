@@ -1,15 +1,15 @@
 //! `damiera bestmove`: searches a position and prints the best move, as text or one JSON object.
 //!
 //! The position is a FEN (or the start) plus the moves played from it, so that repetitions count.
-//! Text output gives one `info` line per completed iteration, then `bestmove <move>`. Skill
-//! levels, threads and multi-PV are not there yet; the flags are refused, not ignored.
+//! Text output gives one `info` line per completed iteration (one per line with `--multipv`), then
+//! `bestmove <move>`.
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use clap::Args;
-use damiera_engine::search::{self, Iteration, Limits, Score, TranspositionTable};
+use damiera_engine::search::{self, Iteration, Limits, Line, Options, Score, TranspositionTable};
 use damiera_engine::{notation, Game, Move, Variant};
 use serde::Serialize;
 
@@ -36,6 +36,18 @@ pub struct BestmoveArgs {
     /// Search for this many milliseconds (the default: 1000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000), group = "limit")]
     movetime: Option<u64>,
+    /// Skill level, 1 (weakest) to 20 (full strength, the default).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u8).range(1..=20))]
+    level: u8,
+    /// The seed of a weaker level's choices: the same seed plays the same moves.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Threads to search with (more than one is not deterministic).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
+    /// Report the best K moves with their scores and lines.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=32))]
+    multipv: Option<u64>,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
     hash: u64,
@@ -64,6 +76,18 @@ impl From<Score> for JsonScore {
     }
 }
 
+/// One line of a multi-PV answer.
+#[derive(Serialize)]
+struct JsonLine {
+    /// Its first move.
+    #[serde(rename = "move")]
+    first: String,
+    /// Its score.
+    score: JsonScore,
+    /// The line.
+    pv: Vec<String>,
+}
+
 /// The JSON form.
 #[derive(Serialize)]
 struct Report {
@@ -80,6 +104,9 @@ struct Report {
     seconds: f64,
     /// The principal variation, best move first.
     pv: Vec<String>,
+    /// With `--multipv`: the best lines, best first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    multipv: Option<Vec<JsonLine>>,
 }
 
 pub fn run(args: &BestmoveArgs, out: &mut impl Write) -> Result<(), Failure> {
@@ -102,9 +129,15 @@ pub fn run(args: &BestmoveArgs, out: &mut impl Write) -> Result<(), Failure> {
     let positions = game.positions();
     let (current, history) = positions.split_last().expect("a game has a position");
     let mut lines = Vec::new();
-    let result = search::search(current, history, &limits, &table, &stop, |it| {
+    let options = Options {
+        threads: args.threads as usize,
+        multipv: args.multipv.unwrap_or(1) as usize,
+        level: args.level,
+        seed: args.seed,
+    };
+    let result = search::search_with(current, history, &limits, &options, &table, &stop, |it| {
         if !args.json {
-            lines.push(info_line(variant, it));
+            lines.extend(info_lines(variant, it));
         }
     });
     let write_line = |mv: &Move| notation::write(variant, mv);
@@ -116,6 +149,14 @@ pub fn run(args: &BestmoveArgs, out: &mut impl Write) -> Result<(), Failure> {
             nodes: result.nodes,
             seconds: result.elapsed.as_secs_f64(),
             pv: result.pv.iter().map(write_line).collect(),
+            multipv: args.multipv.map(|_| {
+                let line = |l: &Line| JsonLine {
+                    first: l.pv.first().map(write_line).unwrap_or_default(),
+                    score: l.score.into(),
+                    pv: l.pv.iter().map(write_line).collect(),
+                };
+                result.lines.iter().map(line).collect()
+            }),
         };
         serde_json::to_writer(&mut *out, &report).map_err(std::io::Error::from)?;
         writeln!(out)?;
@@ -128,21 +169,29 @@ pub fn run(args: &BestmoveArgs, out: &mut impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
-fn info_line(variant: Variant, it: &Iteration) -> String {
-    let score = match it.score {
-        Score::Value(v) => format!("value {v}"),
-        Score::WinIn(n) => format!("win {n}"),
-        Score::LossIn(n) => format!("loss {n}"),
-    };
-    let pv: Vec<String> = it.pv.iter().map(|m| notation::write(variant, m)).collect();
-    format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {} hashfull {} time {} pv {}",
-        it.depth,
-        it.seldepth,
-        it.nodes,
-        it.nps,
-        it.hashfull,
-        it.elapsed.as_millis(),
-        pv.join(" ")
-    )
+/// The `info` lines of one iteration: one per line of a multi-PV search.
+fn info_lines(variant: Variant, it: &Iteration) -> Vec<String> {
+    it.lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let score = match line.score {
+                Score::Value(v) => format!("value {v}"),
+                Score::WinIn(n) => format!("win {n}"),
+                Score::LossIn(n) => format!("loss {n}"),
+            };
+            let pv: Vec<String> = line.pv.iter().map(|m| notation::write(variant, m)).collect();
+            let multipv = if it.lines.len() > 1 { format!(" multipv {}", i + 1) } else { String::new() };
+            format!(
+                "info depth {} seldepth {}{multipv} score {score} nodes {} nps {} hashfull {} time {} pv {}",
+                it.depth,
+                it.seldepth,
+                it.nodes,
+                it.nps,
+                it.hashfull,
+                it.elapsed.as_millis(),
+                pv.join(" ")
+            )
+        })
+        .collect()
 }

@@ -1,0 +1,80 @@
+//! [`search_with`]: a search with options: several threads (Lazy SMP), several lines (multi-PV)
+//! and skill levels.
+//!
+//! Lazy SMP: helper threads run the same iterative deepening on the shared transposition table,
+//! every other one a ply deeper, and the main thread's search profits from what they store. The
+//! main thread reports and answers; the helpers stop when it does. With more than one thread the
+//! search is no longer deterministic.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::alphabeta::{iterate, Searcher};
+use super::skill::{self, CANDIDATES, FULL_STRENGTH};
+use super::time::TimeControl;
+use super::{Iteration, Limits, SearchResult, TranspositionTable};
+use crate::Position;
+
+/// How a search runs, beyond its limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Threads searching together (at least one).
+    pub threads: usize,
+    /// Best lines to find and report (multi-PV, at least one).
+    pub multipv: usize,
+    /// Skill level, 1 (weakest) to 20 (full strength); see [`skill`](super::skill).
+    pub level: u8,
+    /// The seed of a weaker level's choices: the same seed, the same moves.
+    pub seed: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { threads: 1, multipv: 1, level: FULL_STRENGTH, seed: 0 }
+    }
+}
+
+/// Searches like [`super::search`], with `options`.
+pub fn search_with(
+    position: &Position,
+    history: &[Position],
+    limits: &Limits,
+    options: &Options,
+    table: &TranspositionTable,
+    stop: &AtomicBool,
+    report: impl FnMut(&Iteration),
+) -> SearchResult {
+    let level = options.level.clamp(1, FULL_STRENGTH);
+    let mut limits = *limits;
+    if let Some(cap) = skill::depth_cap(level) {
+        limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
+    }
+    let lines = if level < FULL_STRENGTH { options.multipv.max(CANDIDATES) } else { options.multipv.max(1) };
+    table.new_search();
+    let time = TimeControl::new(&limits, Instant::now());
+    let helpers_stop = AtomicBool::new(false);
+    let nodes = AtomicU64::new(0);
+    let mut result = std::thread::scope(|scope| {
+        for helper in 1..options.threads.max(1) {
+            let (helpers_stop, nodes) = (&helpers_stop, &nodes);
+            scope.spawn(move || {
+                let mut searcher = Searcher::new(table, helpers_stop, time, u64::MAX, Some(nodes));
+                iterate(&mut searcher, position, history, &limits, 1, 1 + helper as u32 % 2, |_| {});
+            });
+        }
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let mut main = Searcher::new(table, stop, time, node_limit, Some(&nodes));
+        let result = iterate(&mut main, position, history, &limits, lines, 1, report);
+        helpers_stop.store(true, Ordering::Relaxed);
+        result
+    });
+    if level < FULL_STRENGTH && !result.lines.is_empty() {
+        let chosen = skill::choose(&result.lines, level, options.seed ^ position.hash());
+        let line = result.lines[chosen].clone();
+        result.best_move = line.pv.first().copied();
+        result.score = line.score;
+        result.pv = line.pv;
+    }
+    result.lines.truncate(options.multipv.max(1));
+    result
+}
