@@ -181,7 +181,7 @@ fn moves_json_marks_a_promotion_and_quiet_moves() {
 }
 
 /// Each of these is bad input: exit status 2, one line on stderr, nothing on stdout.
-const BAD_INPUT: [&[&str]; 20] = [
+const BAD_INPUT: [&[&str]; 24] = [
     &["perft", "--variant", "chess", "--depth", "2"],
     &["perft", "--variant", "italian", "--depth", "0"],
     &["perft", "--variant", "italian", "--depth", "21"],
@@ -196,6 +196,10 @@ const BAD_INPUT: [&[&str]; 20] = [
     &["bestmove", "--variant", "italian", "--depth", "3", "--nodes", "100"],
     &["bestmove", "--variant", "italian", "--level", "21"],
     &["bench", "--variant", "chess"],
+    &["match", "--variant", "italian", "--games", "2", "--tc", "fast"],
+    &["match", "--variant", "italian", "--games", "2", "--a", "level=25"],
+    &["match", "--variant", "italian", "--games", "2", "--b", "speed=3"],
+    &["match", "--variant", "italian", "--games", "2", "--openings", "/nonexistent/openings.txt"],
     &["moves", "--variant", "italian", "--fen", "W:W2\n1\r:B1"],
     &["moves", "--variant", "italian", "--fen"],
     &["moves", "--variant", "italian", "--jsn"],
@@ -321,4 +325,47 @@ fn bestmove_levels_are_reproducible_from_the_seed() {
     assert_eq!(a["move"], b["move"]);
     let moves = success(&["moves", "--variant", "turkish"]);
     assert!(moves.lines().any(|m| a["move"] == m), "{a}");
+}
+
+/// A short match prints its tally, score and Elo, and saves games our own PDN reader accepts.
+#[test]
+fn match_reports_the_result_and_saves_the_games() {
+    let dir = std::env::temp_dir().join(format!("damiera-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (openings, pdn) = (dir.join("openings.txt"), dir.join("games.pdn"));
+    std::fs::write(&openings, "# two openings\n23-19 10-14\n22-18 12-15 # a comment\n").unwrap();
+    let text = success(&[
+        "match",
+        "--variant",
+        "italian",
+        "--games",
+        "4",
+        "--tc",
+        "60000",
+        "--a",
+        "depth=4",
+        "--b",
+        "level=1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--concurrency",
+        "2",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "depth=4 vs level=1, 4 games, italian");
+    let counts: Vec<u32> = lines[1].split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    assert_eq!((lines[1].starts_with("wins "), counts.iter().sum::<u32>()), (true, 4), "{text}");
+    assert!(lines[2].starts_with("score ") && lines[3].starts_with("elo "), "{text}");
+    let games =
+        damiera_engine::pdn::read_games(&std::fs::read_to_string(&pdn).unwrap(), damiera_engine::Variant::Italian)
+            .expect("the match's PDN reads back");
+    assert_eq!(games.len(), 4);
+    // Every opening is played with both colours: games 1 and 2 start with 23-19 10-14.
+    for (game, first) in games.iter().zip(["23-19", "23-19", "22-18", "22-18"]) {
+        assert_eq!(game.game.moves()[0].notation, first);
+    }
+    assert_eq!((games[0].tag("White"), games[1].tag("White")), (Some("depth=4"), Some("level=1")));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,6 +5,8 @@
 
 mod bench;
 mod bestmove;
+mod elo;
+mod engine_match;
 mod moves;
 mod perft;
 
@@ -36,6 +38,8 @@ enum Command {
     Bestmove(bestmove::BestmoveArgs),
     /// Search a fixed set of positions: the node count is the search's signature.
     Bench(bench::BenchArgs),
+    /// Play engine against engine and measure the difference in Elo.
+    Match(engine_match::MatchArgs),
 }
 
 /// The position a subcommand works on.
@@ -105,6 +109,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Moves(args) => moves::run(&args, &mut out)?,
         Command::Bestmove(args) => bestmove::run(&args, &mut out)?,
         Command::Bench(args) => bench::run(&args, &mut out)?,
+        Command::Match(args) => engine_match::run(&args, &mut out)?,
     }
     out.flush()?;
     Ok(())
@@ -179,7 +184,7 @@ mod tests {
     #[test]
     fn no_subcommand_names_the_subcommands() {
         let message = one_line(&parse_error(&["damiera"]));
-        assert_eq!(message, "a subcommand is required (perft, moves, bestmove, bench); see 'damiera --help'");
+        assert_eq!(message, "a subcommand is required (perft, moves, bestmove, bench, match); see 'damiera --help'");
     }
 
     #[test]
