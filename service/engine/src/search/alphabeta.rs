@@ -9,9 +9,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::eval::{evaluate_with, Evaluation};
 use super::time::TimeControl;
 use super::tt::{Bound, TranspositionTable};
-use super::{evaluate, Iteration, Limits, Line, Score, SearchResult};
+use super::{Iteration, Limits, Line, Score, SearchResult};
 use crate::{movegen, Color, Move, Outcome, Position, Square};
 
 /// Beyond every score.
@@ -140,6 +141,8 @@ pub(super) struct Searcher<'a> {
     shared_nodes: Option<&'a AtomicU64>,
     /// The part of `nodes` already added to `shared_nodes`.
     published: u64,
+    /// How positions at the horizon are valued.
+    evaluation: Evaluation,
 }
 
 impl<'a> Searcher<'a> {
@@ -166,7 +169,14 @@ impl<'a> Searcher<'a> {
             excluded: Vec::new(),
             shared_nodes,
             published: 0,
+            evaluation: Evaluation::Full,
         }
+    }
+
+    /// The same searcher, valuing positions with `evaluation`.
+    pub(super) fn with_evaluation(mut self, evaluation: Evaluation) -> Searcher<'a> {
+        self.evaluation = evaluation;
+        self
     }
 
     /// Nodes of this search, every thread's included.
@@ -285,7 +295,7 @@ impl<'a> Searcher<'a> {
         }
         let forced = moves[0].is_capture();
         if (depth <= 0 && !forced) || ply >= MAX_PLY - 1 {
-            return evaluate(position);
+            return evaluate_with(position, self.evaluation);
         }
         let entry = self.table.probe(position.hash());
         // No cut-offs from the table on the principal line (an open window): its moves are

@@ -99,11 +99,38 @@ fn weights(variant: Variant) -> &'static Weights {
     }
 }
 
+/// Which evaluation a search uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Evaluation {
+    /// Every feature below: the engine's own.
+    #[default]
+    Full,
+    /// Material alone (men and kings at the variant's values): the baseline the full evaluation
+    /// is measured against.
+    MaterialOnly,
+}
+
 /// The position's value for the side to move, in hundredths of a man.
 #[must_use]
 pub fn evaluate(position: &Position) -> i32 {
+    evaluate_with(position, Evaluation::Full)
+}
+
+/// The position's value for the side to move under `evaluation`.
+#[must_use]
+pub fn evaluate_with(position: &Position, evaluation: Evaluation) -> i32 {
     let us = position.turn();
-    side_value(position, us) - side_value(position, us.opposite())
+    match evaluation {
+        Evaluation::Full => side_value(position, us) - side_value(position, us.opposite()),
+        Evaluation::MaterialOnly => material(position, us) - material(position, us.opposite()),
+    }
+}
+
+fn material(position: &Position, color: Color) -> i32 {
+    let w = weights(position.variant());
+    let own = position.pieces_of(color).0;
+    let kings = (own & position.kings().0).count_ones() as i32;
+    w.man * (own.count_ones() as i32 - kings) + w.king * kings
 }
 
 fn side_value(position: &Position, color: Color) -> i32 {
@@ -117,7 +144,7 @@ fn side_value(position: &Position, color: Color) -> i32 {
     let enemy_men = position.pieces_of(color.opposite()).0 & !position.kings().0;
     let own_rank = |r: usize| if color == Color::White { m.ranks[r] } else { m.ranks[n - 1 - r] };
 
-    let mut value = w.man * men.count_ones() as i32 + w.king * kings.count_ones() as i32;
+    let mut value = material(position, color);
     value += (0..n).map(|r| w.advance[r] * (men & own_rank(r)).count_ones() as i32).sum::<i32>();
     if enemy_men != 0 {
         value += w.back_rank * (men & own_rank(0)).count_ones() as i32;

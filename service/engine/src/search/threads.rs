@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::alphabeta::{iterate, Searcher};
+use super::eval::Evaluation;
 use super::skill::{self, CANDIDATES, FULL_STRENGTH};
 use super::time::TimeControl;
 use super::{Iteration, Limits, SearchResult, TranspositionTable};
@@ -26,11 +27,13 @@ pub struct Options {
     pub level: u8,
     /// The seed of a weaker level's choices: the same seed, the same moves.
     pub seed: u64,
+    /// How positions are valued: the full evaluation, or material alone as a baseline.
+    pub evaluation: Evaluation,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { threads: 1, multipv: 1, level: FULL_STRENGTH, seed: 0 }
+        Options { threads: 1, multipv: 1, level: FULL_STRENGTH, seed: 0, evaluation: Evaluation::Full }
     }
 }
 
@@ -58,12 +61,13 @@ pub fn search_with(
         for helper in 1..options.threads.max(1) {
             let (helpers_stop, nodes) = (&helpers_stop, &nodes);
             scope.spawn(move || {
-                let mut searcher = Searcher::new(table, helpers_stop, time, u64::MAX, Some(nodes));
+                let mut searcher =
+                    Searcher::new(table, helpers_stop, time, u64::MAX, Some(nodes)).with_evaluation(options.evaluation);
                 iterate(&mut searcher, position, history, &limits, 1, 1 + helper as u32 % 2, |_| {});
             });
         }
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let mut main = Searcher::new(table, stop, time, node_limit, Some(&nodes));
+        let mut main = Searcher::new(table, stop, time, node_limit, Some(&nodes)).with_evaluation(options.evaluation);
         let result = iterate(&mut main, position, history, &limits, lines, 1, report);
         helpers_stop.store(true, Ordering::Relaxed);
         result

@@ -134,6 +134,7 @@ pub fn run(args: &BestmoveArgs, out: &mut impl Write) -> Result<(), Failure> {
         multipv: args.multipv.unwrap_or(1) as usize,
         level: args.level,
         seed: args.seed,
+        ..Options::default()
     };
     let result = search::search_with(current, history, &limits, &options, &table, &stop, |it| {
         if !args.json {

@@ -25,7 +25,7 @@ impl fmt::Display for Elo {
         if self.0.is_infinite() {
             f.write_str(if self.0 > 0.0 { "+inf" } else { "-inf" })
         } else {
-            write!(f, "{:+.1}", self.0)
+            write!(f, "{:+.1}", self.0 + 0.0) // + 0.0 turns -0.0 into 0.0
         }
     }
 }
@@ -74,6 +74,7 @@ mod tests {
         let tally = Tally { wins: 30, draws: 40, losses: 30 };
         let (elo, low, high) = tally.elo();
         assert_eq!(elo.0, 0.0);
+        assert_eq!(format!("{elo}"), "+0.0");
         assert!((low.0 + high.0).abs() < 1e-9 && high.0 > 20.0 && high.0 < 60.0, "{low} {high}");
     }
 

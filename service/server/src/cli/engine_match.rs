@@ -2,7 +2,7 @@
 //! prints wins, draws and losses, the score and the Elo difference with its 95% interval.
 //!
 //! An engine is described as `key=value` pairs: `level=12,depth=6`, `nodes=20000`,
-//! `movetime=100`, `threads=1`, `hash=16`. Games run `--concurrency` at a time; a game that runs
+//! `movetime=100`, `threads=1`, `hash=16`, and `eval=material` for the material-only baseline. Games run `--concurrency` at a time; a game that runs
 //! past the ply limit is adjudicated a draw, and one whose engine overstepped its clock is lost.
 
 use std::io::{IsTerminal, Write};
@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use damiera_engine::pdn::{self, GameResult};
-use damiera_engine::search::{search_with, Clock, Limits, Options, TranspositionTable};
+use damiera_engine::search::{search_with, Clock, Evaluation, Limits, Options, TranspositionTable};
 use damiera_engine::{Color, Game, Outcome, Variant};
 
 use super::elo::Tally;
@@ -114,9 +114,16 @@ impl FromStr for EngineSpec {
                 "nodes" => spec.nodes = Some(number(u64::MAX)?),
                 "movetime" => spec.movetime = Some(Duration::from_millis(number(3_600_000)?)),
                 "hash" => spec.hash = number(65536)? as usize,
+                "eval" => {
+                    spec.options.evaluation = match value {
+                        "full" => Evaluation::Full,
+                        "material" => Evaluation::MaterialOnly,
+                        _ => return Err(format!("eval={value}: expected full or material")),
+                    }
+                }
                 _ => {
                     return Err(format!(
-                        "unknown engine setting '{key}' (level, threads, depth, nodes, movetime, hash)"
+                        "unknown engine setting '{key}' (level, threads, depth, nodes, movetime, hash, eval)"
                     ))
                 }
             }
