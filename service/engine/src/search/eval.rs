@@ -14,22 +14,57 @@ use std::sync::OnceLock;
 use crate::geometry::{shift, Board10, Board8, DiagonalGeometry};
 use crate::{Bitboard, Color, Position, Variant};
 
-/// What each feature is worth, in hundredths of a man.
-struct Weights {
+/// What each feature is worth, in hundredths of a man. A man is the unit and stays 100.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
     /// A man.
-    man: i32,
+    pub man: i32,
     /// A king.
-    king: i32,
+    pub king: i32,
     /// A man on each rank counted from its own side (rank 0 is its base row).
-    advance: [i32; 10],
+    pub advance: [i32; 10],
     /// A man still on its own base row while the opponent has men: it guards promotion squares.
-    back_rank: i32,
+    pub back_rank: i32,
     /// A piece on the central squares.
-    centre: i32,
+    pub centre: i32,
     /// Each square a king could step to.
-    king_mobility: i32,
+    pub king_mobility: i32,
     /// A man on the last two ranks before promotion with an empty square in front.
-    runaway: i32,
+    pub runaway: i32,
+}
+
+impl Weights {
+    /// The weights the engine plays with in `variant`.
+    #[must_use]
+    pub fn of(variant: Variant) -> Weights {
+        *weights(variant)
+    }
+
+    /// Every weight but the man's (the unit), as a list a tuner can vary: king, advance by rank,
+    /// back rank, centre, king mobility, runaway.
+    #[must_use]
+    pub fn tunable(&self) -> Vec<i32> {
+        let mut list = vec![self.king];
+        list.extend_from_slice(&self.advance);
+        list.extend([self.back_rank, self.centre, self.king_mobility, self.runaway]);
+        list
+    }
+
+    /// These weights with the tunable ones replaced by `list`, in [`Weights::tunable`]'s order.
+    #[must_use]
+    pub fn with_tunable(&self, list: &[i32]) -> Weights {
+        let mut advance = [0; 10];
+        advance.copy_from_slice(&list[1..11]);
+        Weights {
+            man: self.man,
+            king: list[0],
+            advance,
+            back_rank: list[11],
+            centre: list[12],
+            king_mobility: list[13],
+            runaway: list[14],
+        }
+    }
 }
 
 const ITALIAN: Weights = Weights {
@@ -100,14 +135,16 @@ fn weights(variant: Variant) -> &'static Weights {
 }
 
 /// Which evaluation a search uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Evaluation {
-    /// Every feature below: the engine's own.
+    /// Every feature below, with the engine's weights.
     #[default]
     Full,
     /// Material alone (men and kings at the variant's values): the baseline the full evaluation
     /// is measured against.
     MaterialOnly,
+    /// Every feature, with other weights: what the tuner compares.
+    Weights(Weights),
 }
 
 /// The position's value for the side to move, in hundredths of a man.
@@ -119,23 +156,30 @@ pub fn evaluate(position: &Position) -> i32 {
 /// The position's value for the side to move under `evaluation`.
 #[must_use]
 pub fn evaluate_with(position: &Position, evaluation: Evaluation) -> i32 {
+    let weights = weights(position.variant());
     let us = position.turn();
     match evaluation {
-        Evaluation::Full => side_value(position, us) - side_value(position, us.opposite()),
-        Evaluation::MaterialOnly => material(position, us) - material(position, us.opposite()),
+        Evaluation::Full => side_value(position, us, weights) - side_value(position, us.opposite(), weights),
+        Evaluation::MaterialOnly => material(position, us, weights) - material(position, us.opposite(), weights),
+        Evaluation::Weights(other) => evaluate_with_weights(position, &other),
     }
 }
 
-fn material(position: &Position, color: Color) -> i32 {
-    let w = weights(position.variant());
+/// The position's full evaluation with other `weights`: what a tuner measures.
+#[must_use]
+pub fn evaluate_with_weights(position: &Position, weights: &Weights) -> i32 {
+    let us = position.turn();
+    side_value(position, us, weights) - side_value(position, us.opposite(), weights)
+}
+
+fn material(position: &Position, color: Color, w: &Weights) -> i32 {
     let own = position.pieces_of(color).0;
     let kings = (own & position.kings().0).count_ones() as i32;
     w.man * (own.count_ones() as i32 - kings) + w.king * kings
 }
 
-fn side_value(position: &Position, color: Color) -> i32 {
+fn side_value(position: &Position, color: Color, w: &Weights) -> i32 {
     let variant = position.variant();
-    let w = weights(variant);
     let m = masks(variant);
     let n = variant.board_size() as usize;
     let own = position.pieces_of(color).0;
@@ -144,7 +188,7 @@ fn side_value(position: &Position, color: Color) -> i32 {
     let enemy_men = position.pieces_of(color.opposite()).0 & !position.kings().0;
     let own_rank = |r: usize| if color == Color::White { m.ranks[r] } else { m.ranks[n - 1 - r] };
 
-    let mut value = material(position, color);
+    let mut value = material(position, color, w);
     value += (0..n).map(|r| w.advance[r] * (men & own_rank(r)).count_ones() as i32).sum::<i32>();
     if enemy_men != 0 {
         value += w.back_rank * (men & own_rank(0)).count_ones() as i32;
@@ -192,4 +236,20 @@ fn runaways(position: &Position, color: Color, men: u64, own_rank: &dyn Fn(usize
             })
         })
         .count() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tunable_weights_round_trip_and_evaluate_alike() {
+        for variant in Variant::ALL {
+            let weights = Weights::of(variant);
+            assert_eq!(weights.with_tunable(&weights.tunable()), weights);
+            let position = Position::start(variant).play_unchecked(&Position::start(variant).legal_moves()[0]);
+            assert_eq!(evaluate_with_weights(&position, &weights), evaluate(&position));
+            assert_eq!(evaluate_with(&position, Evaluation::Weights(weights)), evaluate(&position));
+        }
+    }
 }

@@ -29,7 +29,7 @@ mod tt;
 use std::time::Duration;
 
 pub use alphabeta::search;
-pub use eval::{evaluate, evaluate_with, Evaluation};
+pub use eval::{evaluate, evaluate_with, evaluate_with_weights, Evaluation, Weights};
 pub use threads::{search_with, Options};
 pub use tt::{Bound, Entry, TranspositionTable};
 
