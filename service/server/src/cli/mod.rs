@@ -39,7 +39,7 @@ enum Command {
     /// Search a fixed set of positions: the node count is the search's signature.
     Bench(bench::BenchArgs),
     /// Play engine against engine and measure the difference in Elo.
-    Match(engine_match::MatchArgs),
+    Match(Box<engine_match::MatchArgs>),
 }
 
 /// The position a subcommand works on.
