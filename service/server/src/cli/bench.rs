@@ -1,13 +1,14 @@
-//! `damiera bench`: a fixed set of positions searched to a fixed depth, one thread, a fresh table
-//! each. The total node count is the search's signature: it changes only when the search does.
-//! Speed is the nodes per second it prints.
+//! `damiera bench`: a fixed set of positions searched to a fixed depth, a fresh table each. With
+//! one thread (the default) the total node count is the search's signature: it changes only when
+//! the search does. Speed is the nodes per second it prints; with `--threads T`, the time to the
+//! same depths against one thread's is the thread speed-up (the node count then varies).
 
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use damiera_engine::search::{self, Limits, TranspositionTable};
+use damiera_engine::search::{self, Limits, Options, TranspositionTable};
 use damiera_engine::{fen, Variant};
 
 use super::Failure;
@@ -55,6 +56,9 @@ pub struct BenchArgs {
     /// Only this variant's positions (all three by default).
     #[arg(long)]
     variant: Option<Variant>,
+    /// Threads to search with; more than one gives up the deterministic node count.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
 }
 
 pub fn run(args: &BenchArgs, out: &mut impl Write) -> Result<(), Failure> {
@@ -66,13 +70,15 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> Result<(), Failure> {
                 fen::parse(*variant, text).map_err(|e| Failure::Internal(format!("bench FEN {text}: {e}")))?;
             let table = TranspositionTable::new(HASH_MB);
             let started = Instant::now();
-            let result = search::search(&position, &[], &Limits::depth(*depth), &table, &stop, |_| {});
+            let options = Options { threads: args.threads as usize, ..Options::default() };
+            let result = search::search_with(&position, &[], &Limits::depth(*depth), &options, &table, &stop, |_| {});
             time += started.elapsed();
             nodes += result.nodes;
             writeln!(out, "{variant} depth {depth} nodes {:>10} {text}", result.nodes)?;
         }
     }
     let nps = (nodes as f64 / time.as_secs_f64().max(1e-9)) as u64;
+    writeln!(out, "seconds {:.3}", time.as_secs_f64())?;
     writeln!(out, "nodes per second {nps}")?;
     writeln!(out, "nodes {nodes}")?;
     Ok(())
