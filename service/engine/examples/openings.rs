@@ -2,7 +2,7 @@
 //! `turkish.txt`): short, balanced, distinct and varied openings for engine matches, where each
 //! opening is played twice with colours swapped.
 //!
-//! Re-run it from the repository root (a few minutes on two cores):
+//! Re-run it from the repository root (under a minute on two idle cores):
 //!
 //! ```text
 //! cargo run --release -p damiera-engine --example openings
@@ -12,14 +12,14 @@
 //!
 //! 1. **Grow** every line of sound moves from the start position, ply by ply. A move is sound when a
 //!    shallow search scores it within a margin of the position's best move: no gifted men, but room
-//!    for the positional choices players make. Lines that reach a position already reached are
-//!    dropped (the first line found keeps it), so no two candidates transpose. Where a ply has more
-//!    positions than the cap, a seeded sample of them goes on.
+//!    for the positional choices players make. Lines that transpose into the same position count
+//!    as one, represented by one of them drawn at random, so no two candidates share an end
+//!    position. Where a ply has more positions than the cap, a seeded sample of them goes on.
 //! 2. **Order** the candidates for variety: grouped by first move, each group shuffled with the
 //!    variant's seed, then taken in turn, one from each group.
 //! 3. **Score** the end position of each candidate in that order with a deeper search, and keep it
-//!    when the game is not over and the score, for the side to move, is within the threshold of 0.
-//!    Stop at the target count.
+//!    when the game is not over, no capture is due, and the last two iterations (depths d - 1 and
+//!    d) both score within the threshold of 0 for the side to move. Stop at the target count.
 //!
 //! Every search runs on one thread with a depth limit and a freshly cleared transposition table of
 //! fixed size, so it is deterministic, and so is the whole run: the same engine writes the same
@@ -27,7 +27,7 @@
 //! of it is as varied as the whole. When the evaluation or the search changes, the scores change:
 //! regenerate the suites and say so in the commit.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
@@ -92,7 +92,7 @@ const SUITES: [Suite; 3] = [
         sound_depth: 4,
         sound_margin: 40,
         frontier_cap: 4000,
-        depth: 14,
+        depth: 12,
         threshold: 30,
         target: 100,
         seed: 0x7C4B_CA11,
@@ -238,11 +238,26 @@ fn grow(suite: &Suite, rng: &mut Rng) -> Vec<Line> {
         for ((parent, _, _), &score) in children.iter().zip(&scores) {
             best[*parent] = best[*parent].max(score);
         }
-        let mut next = Vec::new();
-        let mut seen = HashSet::new();
+        // One line per position. Which of the lines that transpose into it stays is drawn at
+        // random (reservoir sampling): keeping the first found would credit nearly every
+        // position to the first move in move order, and step 2 groups by first move.
+        let mut next: Vec<Line> = Vec::new();
+        let mut reached: HashMap<Position, (usize, usize)> = HashMap::new();
         for ((parent, line, _), score) in children.into_iter().zip(scores) {
-            if score >= best[parent] - suite.sound_margin && seen.insert(*line.end()) {
-                next.push(line);
+            if score < best[parent] - suite.sound_margin {
+                continue;
+            }
+            match reached.get_mut(line.end()) {
+                None => {
+                    reached.insert(*line.end(), (next.len(), 1));
+                    next.push(line);
+                }
+                Some((index, count)) => {
+                    *count += 1;
+                    if rng.below(*count) == 0 {
+                        next[*index] = line;
+                    }
+                }
             }
         }
         let found = next.len();
@@ -272,6 +287,11 @@ fn varied_order(candidates: Vec<Line>, rng: &mut Rng) -> Vec<Line> {
         });
         groups[group].push(line);
     }
+    let sizes: Vec<String> = groups
+        .iter()
+        .map(|group| format!("{}:{}", notation::write(group[0].end().variant(), &group[0].moves[0]), group.len()))
+        .collect();
+    println!("  candidates by first move: {}", sizes.join(" "));
     for group in &mut groups {
         rng.shuffle(group);
         group.reverse(); // popped from the back below: keep the shuffled order
@@ -289,7 +309,7 @@ struct Chosen {
     openings: Vec<(Line, i32)>,
     /// Candidates looked at.
     examined: usize,
-    /// Candidates left out because a capture was due at the end (or, never so far, the game was over).
+    /// Candidates left out because the game was over or a capture was due at the end.
     not_quiet: usize,
     /// Candidates left out because a deep search did not find them balanced.
     unbalanced: usize,
@@ -297,7 +317,9 @@ struct Chosen {
 
 /// Why step 3 left a candidate out.
 enum Rejected {
+    /// The game is over, or a capture is due.
     NotQuiet,
+    /// A deep search scores it beyond the threshold.
     Unbalanced,
 }
 
