@@ -1,7 +1,7 @@
 //! The `damiera` command: reads the command line and hands it to the subcommand that runs it.
 //!
-//! Everything else lives in modules: `cli` holds one file per subcommand. A gRPC server will be
-//! one more subcommand here.
+//! Everything else lives in modules: `cli` holds one file per subcommand; the server itself
+//! (`damiera serve`) is in the library, `damiera_server`.
 
 mod cli;
 

@@ -9,6 +9,7 @@ mod elo;
 mod engine_match;
 mod moves;
 mod perft;
+mod serve;
 
 use std::fmt;
 use std::io::{self, BufWriter, Write};
@@ -40,6 +41,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Play engine against engine and measure the difference in Elo.
     Match(Box<engine_match::MatchArgs>),
+    /// Serve the rules and the engine over gRPC (and gRPC-Web) until SIGINT or SIGTERM.
+    Serve(Box<damiera_server::serve::ServeArgs>),
 }
 
 /// The position a subcommand works on.
@@ -72,6 +75,8 @@ pub enum Failure {
     Output(io::Error),
     /// The engine broke one of its own promises; a bug to report, not the caller's fault.
     Internal(String),
+    /// The server could not start or stopped on an error (a port in use, an unreadable file).
+    Startup(String),
 }
 
 impl Failure {
@@ -79,7 +84,7 @@ impl Failure {
     fn exit_status(&self) -> u8 {
         match self {
             Failure::BadInput(_) => 2,
-            Failure::Output(_) | Failure::Internal(_) => 1,
+            Failure::Output(_) | Failure::Internal(_) | Failure::Startup(_) => 1,
         }
     }
 }
@@ -90,6 +95,7 @@ impl fmt::Display for Failure {
             Failure::BadInput(message) => f.write_str(message),
             Failure::Output(error) => write!(f, "cannot write output: {error}"),
             Failure::Internal(message) => write!(f, "internal error (please report): {message}"),
+            Failure::Startup(message) => f.write_str(message),
         }
     }
 }
@@ -110,6 +116,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Bestmove(args) => bestmove::run(&args, &mut out)?,
         Command::Bench(args) => bench::run(&args, &mut out)?,
         Command::Match(args) => engine_match::run(&args, &mut out)?,
+        Command::Serve(args) => serve::run(*args)?,
     }
     out.flush()?;
     Ok(())

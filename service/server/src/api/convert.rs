@@ -1,0 +1,169 @@
+//! Conversions between the protobuf messages and the engine's types, in one place.
+//!
+//! Requests come in as numbers and text: a variant's enum value, a FEN, a move text. Each reader
+//! here names the request field it reads, so that a refusal points at it.
+
+use std::time::Duration;
+
+use damiera_engine::search::{Line, Score};
+use damiera_engine::{fen, notation, Color, DrawReason, Move, Outcome, Position, Role, Variant, WinReason};
+
+use super::ApiError;
+use crate::proto as pb;
+
+/// Reads a variant field.
+pub fn variant(field: &str, value: i32) -> Result<Variant, ApiError> {
+    let unsupported = || ApiError::UnsupportedVariant { field: field.to_string(), value };
+    match pb::Variant::try_from(value).map_err(|_| unsupported())? {
+        pb::Variant::Italian => Ok(Variant::Italian),
+        pb::Variant::Triestina => Ok(Variant::Triestina),
+        pb::Variant::Turkish => Ok(Variant::Turkish),
+        pb::Variant::Unspecified => Err(unsupported()),
+    }
+}
+
+/// A variant as the protocol numbers it.
+pub fn variant_to_pb(variant: Variant) -> pb::Variant {
+    match variant {
+        Variant::Italian => pb::Variant::Italian,
+        Variant::Triestina => pb::Variant::Triestina,
+        Variant::Turkish => pb::Variant::Turkish,
+    }
+}
+
+/// Reads a FEN field; an empty one is the variant's start position.
+pub fn position(variant: Variant, field: &str, text: &str) -> Result<Position, ApiError> {
+    if text.trim().is_empty() {
+        return Ok(Position::start(variant));
+    }
+    fen::parse(variant, text).map_err(|error| ApiError::InvalidFen { field: field.to_string(), error })
+}
+
+/// Reads a move field against the legal moves of `position`.
+pub fn parse_move(position: &Position, field: &str, text: &str) -> Result<Move, ApiError> {
+    notation::parse(position, text).map_err(|error| ApiError::Move { field: field.to_string(), error })
+}
+
+/// A colour as the protocol numbers it.
+pub fn color_to_pb(color: Color) -> pb::Color {
+    match color {
+        Color::White => pb::Color::White,
+        Color::Black => pb::Color::Black,
+    }
+}
+
+/// A position, as FEN and as pieces.
+pub fn position_to_pb(position: &Position) -> pb::Position {
+    let variant = position.variant();
+    let pieces = position
+        .pieces()
+        .map(|(square, piece)| pb::Piece {
+            square: variant.square_name(square),
+            color: color_to_pb(piece.color).into(),
+            kind: match piece.role {
+                Role::Man => pb::PieceKind::Man,
+                Role::King => pb::PieceKind::King,
+            }
+            .into(),
+        })
+        .collect();
+    pb::Position {
+        variant: variant_to_pb(variant).into(),
+        fen: position.to_fen(),
+        side_to_move: color_to_pb(position.turn()).into(),
+        pieces,
+    }
+}
+
+/// A move, written out in every form a client may want.
+pub fn move_to_pb(variant: Variant, mv: &Move) -> pb::Move {
+    let name = |square| variant.square_name(square);
+    let separator = if mv.is_capture() { "x" } else { "-" };
+    let captures = mv
+        .captures_in_order(variant)
+        .unwrap_or_else(|| mv.captured().into_iter().collect())
+        .into_iter()
+        .map(name)
+        .collect();
+    pb::Move {
+        notation: notation::write(variant, mv),
+        short_notation: format!("{}{separator}{}", name(mv.from()), name(mv.to())),
+        from: name(mv.from()),
+        to: name(mv.to()),
+        path: mv.landings().iter().map(|&square| name(square)).collect(),
+        captures,
+        promotes: mv.promotes(),
+    }
+}
+
+/// Moves, in order.
+pub fn moves_to_pb(variant: Variant, moves: &[Move]) -> Vec<pb::Move> {
+    moves.iter().map(|mv| move_to_pb(variant, mv)).collect()
+}
+
+/// How a position or game stands.
+pub fn status_to_pb(outcome: Outcome) -> pb::PositionStatus {
+    use pb::position_status::State;
+    match outcome {
+        Outcome::Ongoing => pb::PositionStatus { state: State::Ongoing.into(), ..Default::default() },
+        Outcome::Win { winner, reason } => pb::PositionStatus {
+            state: State::Won.into(),
+            winner: color_to_pb(winner).into(),
+            win_reason: win_reason_to_pb(reason).into(),
+            ..Default::default()
+        },
+        Outcome::Draw { reason } => pb::PositionStatus {
+            state: State::Drawn.into(),
+            draw_reason: draw_reason_to_pb(reason).into(),
+            ..Default::default()
+        },
+    }
+}
+
+fn win_reason_to_pb(reason: WinReason) -> pb::WinReason {
+    match reason {
+        WinReason::NoPieces => pb::WinReason::NoPieces,
+        WinReason::NoMoves => pb::WinReason::NoMoves,
+        WinReason::LoneManAgainstKing => pb::WinReason::LoneManAgainstKing,
+        WinReason::Resignation => pb::WinReason::Resignation,
+        WinReason::CaptureFault => pb::WinReason::CaptureFault,
+    }
+}
+
+fn draw_reason_to_pb(reason: DrawReason) -> pb::DrawReason {
+    match reason {
+        DrawReason::Repetition => pb::DrawReason::Repetition,
+        DrawReason::MoveCount => pb::DrawReason::MoveCount,
+        DrawReason::OnePieceEach => pb::DrawReason::OnePieceEach,
+        DrawReason::Agreement => pb::DrawReason::Agreement,
+    }
+}
+
+/// A search score.
+pub fn score_to_pb(score: Score) -> pb::Score {
+    use pb::score::Value;
+    let value = match score {
+        Score::Value(estimate) => Value::Estimate(estimate),
+        Score::WinIn(plies) => Value::WinInPlies(plies),
+        Score::LossIn(plies) => Value::LossInPlies(plies),
+    };
+    pb::Score { value: Some(value) }
+}
+
+/// Multi-PV lines.
+pub fn lines_to_pb(variant: Variant, lines: &[Line]) -> Vec<pb::SearchLine> {
+    lines
+        .iter()
+        .map(|line| pb::SearchLine { score: Some(score_to_pb(line.score)), pv: moves_to_pb(variant, &line.pv) })
+        .collect()
+}
+
+/// A length of time.
+pub fn duration_to_pb(duration: Duration) -> prost_types::Duration {
+    prost_types::Duration::try_from(duration).unwrap_or(prost_types::Duration { seconds: i64::MAX, nanos: 0 })
+}
+
+/// Reads a duration field, which must not be negative.
+pub fn duration(field: &str, value: &prost_types::Duration) -> Result<Duration, ApiError> {
+    Duration::try_from(*value).map_err(|_| ApiError::invalid(field, "a duration must be zero or more"))
+}

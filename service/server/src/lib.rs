@@ -1,0 +1,10 @@
+//! The damiera server as a library: the gRPC API, its rendering of boards, and the `serve` runtime.
+//!
+//! The `damiera` binary wires these into subcommands; the integration tests use the generated
+//! client from [`proto`] against a real server process.
+
+pub mod api;
+pub mod proto;
+pub mod render;
+pub mod search_pool;
+pub mod serve;

@@ -1,0 +1,114 @@
+//! [`SearchPool`]: searches and other long computations run here, on threads off the async runtime.
+//!
+//! The pool owns a number of search threads. A job asks for some of them and waits in a bounded
+//! queue while they are busy; beyond the queue it is refused at once with `RESOURCE_EXHAUSTED`, so
+//! an overloaded server answers quickly instead of piling up work it cannot finish in time.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{Semaphore, TryAcquireError};
+
+use crate::api::ApiError;
+
+/// The search threads and their queue.
+#[derive(Debug)]
+pub struct SearchPool {
+    /// One permit per search thread; a job holds as many as it runs threads.
+    threads: Arc<Semaphore>,
+    /// The number of threads, the most one job can get.
+    thread_count: u32,
+    /// Jobs waiting for threads now.
+    queued: AtomicUsize,
+    /// The most jobs that may wait.
+    max_queued: usize,
+    /// What an overloaded answer suggests as the delay before retrying.
+    retry_after: Duration,
+}
+
+impl SearchPool {
+    /// A pool of `threads` search threads (at least one) with room for `max_queued` waiting jobs.
+    pub fn new(threads: u32, max_queued: usize, retry_after: Duration) -> SearchPool {
+        let thread_count = threads.max(1);
+        SearchPool {
+            threads: Arc::new(Semaphore::new(thread_count as usize)),
+            thread_count,
+            queued: AtomicUsize::new(0),
+            max_queued,
+            retry_after,
+        }
+    }
+
+    /// Runs `job` on `threads` search threads once they are free, and answers what it returns.
+    ///
+    /// Dropping the returned future while the job waits leaves the queue; once the job runs, it
+    /// runs to its end (searches end early through their stop flag) and then frees its threads.
+    pub async fn run<T, F>(&self, threads: u32, job: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> T + Send + 'static,
+    {
+        let wanted = threads.clamp(1, self.thread_count);
+        let permit = match Arc::clone(&self.threads).try_acquire_many_owned(wanted) {
+            Ok(permit) => permit,
+            Err(TryAcquireError::NoPermits) => {
+                let _waiting = Waiting::enter(self)?;
+                Arc::clone(&self.threads).acquire_many_owned(wanted).await.map_err(internal)?
+            }
+            Err(closed @ TryAcquireError::Closed) => return Err(internal(closed)),
+        };
+        tokio::task::spawn_blocking(move || {
+            let _running = Gauge::raise("damiera_searches_running");
+            let value = job();
+            drop(permit);
+            value
+        })
+        .await
+        .map_err(|error| ApiError::Internal(format!("a search failed: {error}")))
+    }
+}
+
+fn internal(error: impl std::fmt::Display) -> ApiError {
+    ApiError::Internal(format!("the search pool is closed: {error}"))
+}
+
+/// A place in the queue, given up when dropped (the job starts, or the caller goes away).
+struct Waiting<'a> {
+    pool: &'a SearchPool,
+    _gauge: Gauge,
+}
+
+impl<'a> Waiting<'a> {
+    fn enter(pool: &'a SearchPool) -> Result<Waiting<'a>, ApiError> {
+        let before = pool.queued.fetch_add(1, Ordering::SeqCst);
+        if before >= pool.max_queued {
+            pool.queued.fetch_sub(1, Ordering::SeqCst);
+            metrics::counter!("damiera_searches_refused_total").increment(1);
+            return Err(ApiError::Overloaded { queued: before, retry_after: pool.retry_after });
+        }
+        Ok(Waiting { pool, _gauge: Gauge::raise("damiera_searches_queued") })
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.pool.queued.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A gauge raised by one while this value lives.
+struct Gauge(&'static str);
+
+impl Gauge {
+    fn raise(name: &'static str) -> Gauge {
+        metrics::gauge!(name).increment(1.0);
+        Gauge(name)
+    }
+}
+
+impl Drop for Gauge {
+    fn drop(&mut self) {
+        metrics::gauge!(self.0).decrement(1.0);
+    }
+}

@@ -1,0 +1,119 @@
+//! [`ServeArgs`]: the flags of `damiera serve`, each also read from a `DAMIERA_*` variable.
+//!
+//! Durations are written like "500ms", "2s" or "1m".
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use crate::api::Caps;
+
+/// How `damiera serve` listens, logs and limits its work.
+#[derive(Clone, Debug, Args)]
+pub struct ServeArgs {
+    /// Address for gRPC, gRPC-Web and health (port 0: any free port, printed at start).
+    #[arg(long, env = "DAMIERA_LISTEN", default_value = "0.0.0.0:50051")]
+    pub listen: SocketAddr,
+    /// Address for Prometheus metrics at /metrics; none: no metrics endpoint.
+    #[arg(long, env = "DAMIERA_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
+    /// Log format: human-readable lines or one JSON object per line.
+    #[arg(long, env = "DAMIERA_LOG_FORMAT", value_enum, default_value_t = LogFormat::Human)]
+    pub log_format: LogFormat,
+    /// Which logs to write, as a tracing filter ("info", "damiera_server=debug,info").
+    #[arg(long, env = "DAMIERA_LOG", default_value = "info")]
+    pub log: String,
+    /// PEM certificate chain: serve over TLS (needs --tls-key).
+    #[arg(long, env = "DAMIERA_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// PEM private key of the certificate.
+    #[arg(long, env = "DAMIERA_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// Origins browsers may call from with gRPC-Web, comma-separated; none: any origin.
+    #[arg(long, env = "DAMIERA_CORS_ORIGINS", value_delimiter = ',')]
+    pub cors_origins: Vec<String>,
+    /// Threads for searches and perft, shared by all requests; default: one per core.
+    #[arg(long, env = "DAMIERA_SEARCH_THREADS")]
+    pub search_threads: Option<u32>,
+    /// Requests that may wait for search threads; beyond this, RESOURCE_EXHAUSTED.
+    #[arg(long, env = "DAMIERA_SEARCH_QUEUE", default_value_t = 64)]
+    pub search_queue: usize,
+    /// The largest request message, in bytes.
+    #[arg(long, env = "DAMIERA_MAX_REQUEST_BYTES", default_value_t = 256 * 1024)]
+    pub max_request_bytes: usize,
+    /// How long health answers NOT_SERVING before the server stops taking calls at shutdown,
+    /// so that load balancers move away first.
+    #[arg(long, env = "DAMIERA_DRAIN_GRACE", value_parser = humantime::parse_duration, default_value = "0s")]
+    pub drain_grace: Duration,
+    /// The per-request caps.
+    #[command(flatten)]
+    pub caps: CapArgs,
+}
+
+/// The most one request may ask for.
+#[derive(Clone, Debug, Args)]
+pub struct CapArgs {
+    /// The deepest perft a request may ask for.
+    #[arg(long, env = "DAMIERA_MAX_PERFT_DEPTH", default_value_t = 8)]
+    pub max_perft_depth: u32,
+    /// The longest a search may think; searches by depth or nodes stop here too.
+    #[arg(long, env = "DAMIERA_MAX_MOVE_TIME", value_parser = humantime::parse_duration, default_value = "30s")]
+    pub max_move_time: Duration,
+    /// How long a search thinks when the request sets no limit.
+    #[arg(long, env = "DAMIERA_DEFAULT_MOVE_TIME", value_parser = humantime::parse_duration, default_value = "1s")]
+    pub default_move_time: Duration,
+    /// The deepest search a request may ask for.
+    #[arg(long, env = "DAMIERA_MAX_DEPTH", default_value_t = 40)]
+    pub max_depth: u32,
+    /// The most threads one search may use; default: the search threads.
+    #[arg(long, env = "DAMIERA_MAX_THREADS")]
+    pub max_threads: Option<u32>,
+    /// The largest transposition table one search may use, in MiB.
+    #[arg(long, env = "DAMIERA_MAX_HASH", default_value_t = 256)]
+    pub max_hash: u32,
+    /// The transposition table size when a request does not say, in MiB.
+    #[arg(long, env = "DAMIERA_DEFAULT_HASH", default_value_t = 16)]
+    pub default_hash: u32,
+    /// The most lines a multi-PV search may report.
+    #[arg(long, env = "DAMIERA_MAX_MULTIPV", default_value_t = 16)]
+    pub max_multipv: u32,
+}
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// For people reading a terminal.
+    Human,
+    /// One JSON object per line, for log collectors.
+    Json,
+}
+
+impl ServeArgs {
+    /// The search threads: as asked, or one per core.
+    pub fn search_threads(&self) -> u32 {
+        self.search_threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32)).max(1)
+    }
+
+    /// The per-request caps.
+    pub fn caps(&self) -> Result<Caps, String> {
+        let caps = &self.caps;
+        if caps.default_move_time > caps.max_move_time {
+            return Err("--default-move-time must not be longer than --max-move-time".to_string());
+        }
+        if caps.default_hash > caps.max_hash {
+            return Err("--default-hash must not be larger than --max-hash".to_string());
+        }
+        Ok(Caps {
+            max_perft_depth: caps.max_perft_depth,
+            max_move_time: caps.max_move_time,
+            default_move_time: caps.default_move_time,
+            max_depth: caps.max_depth,
+            max_threads: caps.max_threads.unwrap_or_else(|| self.search_threads()).clamp(1, self.search_threads()),
+            max_hash_mib: caps.max_hash,
+            default_hash_mib: caps.default_hash,
+            max_multipv: caps.max_multipv.max(1),
+        })
+    }
+}

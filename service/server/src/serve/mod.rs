@@ -1,0 +1,157 @@
+//! `damiera serve`: the gRPC server, with health, reflection, gRPC-Web, TLS, logs and metrics.
+//!
+//! [`run`] binds the listeners, prints where it listens, and serves until SIGINT or SIGTERM; then
+//! health turns `NOT_SERVING`, the drain grace passes, and calls in flight finish before it returns.
+
+pub mod config;
+mod observe;
+mod shutdown;
+mod telemetry;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::transport::{Identity, Server, ServerTlsConfig};
+use tonic_web::GrpcWebLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+use crate::api::{EngineApi, RulesApi};
+use crate::proto::engine_service_server::EngineServiceServer;
+use crate::proto::rules_service_server::RulesServiceServer;
+use crate::search_pool::SearchPool;
+pub use config::{LogFormat, ServeArgs};
+use observe::ObserveLayer;
+pub use telemetry::init_logs;
+
+/// The delay an overloaded answer suggests before retrying.
+const RETRY_AFTER: Duration = Duration::from_secs(1);
+
+/// How long browsers may cache a CORS preflight answer.
+const CORS_MAX_AGE: Duration = Duration::from_secs(24 * 3600);
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The flags contradict each other or name something unusable.
+    #[error("{0}")]
+    Config(String),
+    /// A listener, a file or the transport failed.
+    #[error("{0}")]
+    Io(String),
+}
+
+/// Serves until a shutdown signal.
+pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
+    let caps = Arc::new(args.caps().map_err(ServeError::Config)?);
+    let pool = Arc::new(SearchPool::new(args.search_threads(), args.search_queue, RETRY_AFTER));
+    let listener = bind(args.listen).await?;
+    let grpc_address = listener.local_addr().map_err(|e| ServeError::Io(e.to_string()))?;
+    let metrics_address = match args.metrics_listen {
+        Some(address) => Some(start_metrics(address).await?),
+        None => None,
+    };
+
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health.set_serving::<RulesServiceServer<RulesApi>>().await;
+    health.set_serving::<EngineServiceServer<EngineApi>>().await;
+    let rules = RulesServiceServer::new(RulesApi::new(Arc::clone(&caps), Arc::clone(&pool)))
+        .max_decoding_message_size(args.max_request_bytes);
+    let engine = EngineServiceServer::new(EngineApi::new(caps, pool)).max_decoding_message_size(args.max_request_bytes);
+    let (reflection, reflection_alpha) = reflection()?;
+
+    let mut server = Server::builder().accept_http1(true);
+    if let Some(tls) = tls_config(&args)? {
+        server = server.tls_config(tls).map_err(|e| ServeError::Config(format!("TLS: {e}")))?;
+    }
+    let metrics_text = metrics_address.map_or_else(|| "off".to_string(), |a| a.to_string());
+    // The one line on standard output: scripts and tests read the addresses from it.
+    println!("damiera listening: grpc={grpc_address} metrics={metrics_text}");
+    tracing::info!(%grpc_address, metrics = %metrics_text, tls = args.tls_cert.is_some(), "serving");
+
+    server
+        .layer(cors(&args.cors_origins)?)
+        .layer(GrpcWebLayer::new())
+        .layer(ObserveLayer)
+        .add_service(health_service)
+        .add_service(reflection)
+        .add_service(reflection_alpha)
+        .add_service(rules)
+        .add_service(engine)
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown::drain(health, args.drain_grace))
+        .await
+        .map_err(|e| ServeError::Io(format!("the server stopped: {e}")))?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn bind(address: SocketAddr) -> Result<TcpListener, ServeError> {
+    TcpListener::bind(address).await.map_err(|e| ServeError::Io(format!("cannot listen on {address}: {e}")))
+}
+
+async fn start_metrics(address: SocketAddr) -> Result<SocketAddr, ServeError> {
+    let listener = bind(address).await?;
+    let bound = listener.local_addr().map_err(|e| ServeError::Io(e.to_string()))?;
+    let handle = telemetry::init_metrics().map_err(ServeError::Io)?;
+    tokio::spawn(telemetry::serve_metrics(listener, handle));
+    Ok(bound)
+}
+
+/// Reflection, in both versions clients use (grpcurl and grpcui ask for either).
+fn reflection() -> Result<
+    (
+        tonic_reflection::server::v1::ServerReflectionServer<impl tonic_reflection::server::v1::ServerReflection>,
+        tonic_reflection::server::v1alpha::ServerReflectionServer<
+            impl tonic_reflection::server::v1alpha::ServerReflection,
+        >,
+    ),
+    ServeError,
+> {
+    let builder = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(crate::proto::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+    };
+    let error = |e: tonic_reflection::server::Error| ServeError::Io(format!("reflection: {e}"));
+    Ok((builder().build_v1().map_err(error)?, builder().build_v1alpha().map_err(error)?))
+}
+
+fn tls_config(args: &ServeArgs) -> Result<Option<ServerTlsConfig>, ServeError> {
+    let (Some(cert), Some(key)) = (&args.tls_cert, &args.tls_key) else {
+        return Ok(None);
+    };
+    let read = |path: &std::path::PathBuf| {
+        std::fs::read(path).map_err(|e| ServeError::Config(format!("cannot read {}: {e}", path.display())))
+    };
+    Ok(Some(ServerTlsConfig::new().identity(Identity::from_pem(read(cert)?, read(key)?))))
+}
+
+/// CORS for gRPC-Web: the listed origins (any when none), and the gRPC headers both ways.
+fn cors(origins: &[String]) -> Result<CorsLayer, ServeError> {
+    let allow_origin = if origins.is_empty() {
+        AllowOrigin::any()
+    } else {
+        let values = origins
+            .iter()
+            .map(|o| o.parse().map_err(|_| ServeError::Config(format!("--cors-origins: '{o}' is not an origin"))))
+            .collect::<Result<Vec<http::HeaderValue>, _>>()?;
+        AllowOrigin::list(values)
+    };
+    let header = http::HeaderName::from_static;
+    Ok(CorsLayer::new()
+        .allow_origin(allow_origin)
+        .allow_methods([http::Method::POST, http::Method::OPTIONS])
+        .allow_headers([
+            header("content-type"),
+            header("x-grpc-web"),
+            header("x-user-agent"),
+            header("grpc-timeout"),
+            header("authorization"),
+            header("connect-protocol-version"),
+            header("connect-timeout-ms"),
+        ])
+        .expose_headers([header("grpc-status"), header("grpc-message"), header("grpc-status-details-bin")])
+        .max_age(CORS_MAX_AGE))
+}

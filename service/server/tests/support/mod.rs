@@ -1,0 +1,147 @@
+//! A real `damiera serve` process on free ports, and helpers to read gRPC errors' details.
+//!
+//! Each test starts its own server, so tests run in parallel and never share state; the process
+//! is killed when the [`TestServer`] is dropped.
+
+#![allow(dead_code)] // each test binary uses its own part of the support code
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use damiera_server::proto::engine_service_client::EngineServiceClient;
+use damiera_server::proto::rules_service_client::RulesServiceClient;
+use tonic::transport::Channel;
+use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+/// A server process for one test.
+pub struct TestServer {
+    /// The process; killed on drop.
+    child: Child,
+    /// Where it serves gRPC.
+    pub grpc: SocketAddr,
+    /// Where it serves metrics.
+    pub metrics: SocketAddr,
+    /// Its log, for a failing test to show.
+    pub log: PathBuf,
+}
+
+impl TestServer {
+    /// Starts `damiera serve` on free loopback ports with `args` added, and waits until it listens.
+    pub fn start(args: &[&str]) -> TestServer {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
+            "serve-{}-{}.log",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let mut child = Command::new(env!("CARGO_BIN_EXE_damiera"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--log", "info"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&log).expect("the log file can be created"))
+            .spawn()
+            .expect("the damiera binary starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout is piped")).read_line(&mut line).expect("stdout is readable");
+        let address = |key: &str| -> SocketAddr {
+            let field = line.split_whitespace().find_map(|word| word.strip_prefix(key));
+            let log_text = std::fs::read_to_string(&log).unwrap_or_default();
+            field
+                .and_then(|a| a.parse().ok())
+                .unwrap_or_else(|| panic!("no {key} address in {line:?}; log:\n{log_text}"))
+        };
+        let (grpc, metrics) = (address("grpc="), address("metrics="));
+        TestServer { child, grpc, metrics, log }
+    }
+
+    /// The gRPC address as a URL.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.grpc)
+    }
+
+    /// A connected channel.
+    pub async fn channel(&self) -> Channel {
+        Channel::from_shared(self.url()).expect("a valid URL").connect().await.expect("the server accepts connections")
+    }
+
+    /// A rules client.
+    pub async fn rules(&self) -> RulesServiceClient<Channel> {
+        RulesServiceClient::new(self.channel().await)
+    }
+
+    /// An engine client.
+    pub async fn engine(&self) -> EngineServiceClient<Channel> {
+        EngineServiceClient::new(self.channel().await)
+    }
+
+    /// The metrics page.
+    pub async fn metrics_text(&self) -> String {
+        let url = format!("http://{}/metrics", self.metrics);
+        reqwest::get(&url).await.expect("metrics answer").text().await.expect("metrics are text")
+    }
+
+    /// The value of one metric line (name with its labels, exactly as printed), if present.
+    pub async fn metric(&self, series: &str) -> Option<f64> {
+        let text = self.metrics_text().await;
+        text.lines().find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.trim().parse().ok())
+    }
+
+    /// Sends a signal to the server process.
+    pub fn signal(&self, signal: &str) {
+        let status = Command::new("kill").args(["-s", signal, &self.child.id().to_string()]).status();
+        assert!(status.expect("kill runs").success(), "kill -s {signal} failed");
+    }
+
+    /// Waits for the process to exit and answers its exit code.
+    pub fn wait(&mut self) -> Option<i32> {
+        self.child.wait().expect("the process can be waited for").code()
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The parts of an AIP-193 error a client checks.
+#[derive(Debug)]
+pub struct ApiFailure {
+    /// The status code.
+    pub code: Code,
+    /// The message for people.
+    pub message: String,
+    /// The `ErrorInfo` reason.
+    pub reason: String,
+    /// The `ErrorInfo` metadata.
+    pub metadata: std::collections::HashMap<String, String>,
+    /// The fields named by `BadRequest`.
+    pub fields: Vec<String>,
+    /// The `RetryInfo` delay.
+    pub retry_delay: Option<std::time::Duration>,
+}
+
+/// Reads a failed call's status and its details; panics if the call succeeded or the error has no
+/// `ErrorInfo` in the Damiera domain.
+pub fn failure<T: std::fmt::Debug>(result: Result<T, Status>) -> ApiFailure {
+    let status = result.expect_err("the call must fail");
+    let details: ErrorDetails = status.get_error_details();
+    let info = details.error_info().unwrap_or_else(|| panic!("no ErrorInfo in {status:?}"));
+    assert_eq!(info.domain, "damiera.dev", "{status:?}");
+    ApiFailure {
+        code: status.code(),
+        message: status.message().to_string(),
+        reason: info.reason.clone(),
+        metadata: info.metadata.clone(),
+        fields: details
+            .bad_request()
+            .map(|b| b.field_violations.iter().map(|v| v.field.clone()).collect())
+            .unwrap_or_default(),
+        retry_delay: details.retry_info().and_then(|r| r.retry_delay),
+    }
+}
