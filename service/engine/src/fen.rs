@@ -54,7 +54,8 @@ pub fn parse(variant: Variant, text: &str) -> Result<Position, FenError> {
     let turn_field = fields.next().unwrap_or("").trim();
     let turn =
         Color::from_field(turn_field).ok_or_else(|| syntax(Some(turn_field), "the side to move must be W or B"))?;
-    let mut pieces: Vec<(Square, Piece, String)> = Vec::new();
+    let mut pieces: Vec<(Square, Piece, &str)> = Vec::with_capacity(2 * variant.men_per_side() as usize);
+    let mut occupied = 0u64;
     let mut seen_colors = Vec::new();
     for field in fields {
         let field = field.trim();
@@ -69,11 +70,12 @@ pub fn parse(variant: Variant, text: &str) -> Result<Position, FenError> {
         seen_colors.push(color);
         for token in chars.as_str().split(',').map(str::trim).filter(|t| !t.is_empty()) {
             for (square, role) in parse_piece_token(variant, token)? {
-                if pieces.iter().any(|(s, _, _)| *s == square) {
+                if occupied & 1 << square.index() != 0 {
                     let name = variant.square_name(square);
                     return Err(error(token, SetupError::DuplicateSquare(name)));
                 }
-                pieces.push((square, Piece { color, role }, token.to_string()));
+                occupied |= 1 << square.index();
+                pieces.push((square, Piece { color, role }, token));
             }
         }
     }

@@ -83,8 +83,15 @@ impl WrittenMove {
 /// Writes a move in full notation.
 #[must_use]
 pub fn write(variant: Variant, mv: &Move) -> String {
-    let separator = if mv.is_capture() { "x" } else { "-" };
-    mv.squares().map(|sq| variant.square_name(sq)).collect::<Vec<_>>().join(separator)
+    let separator = if mv.is_capture() { 'x' } else { '-' };
+    let mut text = String::with_capacity(4 * (mv.landings().len() + 1));
+    for (index, square) in mv.squares().enumerate() {
+        if index > 0 {
+            text.push(separator);
+        }
+        text.push_str(&variant.square_name(square));
+    }
+    text
 }
 
 /// Splits a move text into squares, checking only its syntax.

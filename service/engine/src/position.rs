@@ -76,7 +76,11 @@ impl Position {
     /// The variant's start position, White to move.
     #[must_use]
     pub fn start(variant: Variant) -> Position {
-        crate::fen::parse(variant, variant.start_fen()).expect("start FEN is valid")
+        // Read once per variant: servers ask for the start position on most requests.
+        static STARTS: std::sync::OnceLock<[Position; 3]> = std::sync::OnceLock::new();
+        let starts = STARTS
+            .get_or_init(|| Variant::ALL.map(|v| crate::fen::parse(v, v.start_fen()).expect("start FEN is valid")));
+        starts[Variant::ALL.iter().position(|&v| v == variant).expect("a known variant")]
     }
 
     /// Builds a position from pieces, checking it as RULES.md section 1 asks.

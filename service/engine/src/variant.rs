@@ -211,12 +211,22 @@ impl Variant {
     /// The square's name as the variant writes it: `21` or `e3`.
     #[must_use]
     pub fn square_name(self, square: Square) -> String {
+        // Written by hand rather than with `format!`: servers write thousands of names a second.
+        let mut name = String::with_capacity(3);
+        let push_number = |name: &mut String, n: u32| {
+            if n >= 10 {
+                name.push(char::from(b'0' + (n / 10) as u8));
+            }
+            name.push(char::from(b'0' + (n % 10) as u8));
+        };
         if self.is_numbered() {
-            self.square_number(square).to_string()
+            push_number(&mut name, self.square_number(square));
         } else {
             let (file, rank) = self.coordinates(square);
-            format!("{}{}", (b'a' + file as u8) as char, rank + 1)
+            name.push(char::from(b'a' + file as u8));
+            push_number(&mut name, rank + 1);
         }
+        name
     }
 
     /// Reads a square name. Numbered variants take numbers and also file-and-rank names (`b3`).
