@@ -78,19 +78,23 @@ pub fn position_to_pb(position: &Position) -> pb::Position {
 /// A move, written out in every form a client may want.
 pub fn move_to_pb(variant: Variant, mv: &Move) -> pb::Move {
     let name = |square| variant.square_name(square);
-    let separator = if mv.is_capture() { "x" } else { "-" };
-    let captures = mv
-        .captures_in_order(variant)
-        .unwrap_or_else(|| mv.captured().into_iter().collect())
-        .into_iter()
-        .map(name)
-        .collect();
+    let from = name(mv.from());
+    let path: Vec<String> = mv.landings().iter().map(|&square| name(square)).collect();
+    let to = path.last().cloned().unwrap_or_default();
+    let mut short_notation = String::with_capacity(from.len() + 1 + to.len());
+    short_notation.push_str(&from);
+    short_notation.push(if mv.is_capture() { 'x' } else { '-' });
+    short_notation.push_str(&to);
+    let captures = match mv.captures_in_order(variant) {
+        Some(order) => order.into_iter().map(name).collect(),
+        None => mv.captured().into_iter().map(name).collect(),
+    };
     pb::Move {
         notation: notation::write(variant, mv),
-        short_notation: format!("{}{separator}{}", name(mv.from()), name(mv.to())),
-        from: name(mv.from()),
-        to: name(mv.to()),
-        path: mv.landings().iter().map(|&square| name(square)).collect(),
+        short_notation,
+        from,
+        to,
+        path,
         captures,
         promotes: mv.promotes(),
     }
