@@ -47,6 +47,10 @@ pub struct ServeArgs {
     /// so that load balancers move away first.
     #[arg(long, env = "DAMIERA_DRAIN_GRACE", value_parser = humantime::parse_duration, default_value = "0s")]
     pub drain_grace: Duration,
+    /// How long calls in flight may go on once the server stops taking calls; streams still open
+    /// then (health watches, long analyses) are cut.
+    #[arg(long, env = "DAMIERA_SHUTDOWN_TIMEOUT", value_parser = humantime::parse_duration, default_value = "10s")]
+    pub shutdown_timeout: Duration,
     /// The per-request caps.
     #[command(flatten)]
     pub caps: CapArgs,

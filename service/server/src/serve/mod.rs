@@ -1,7 +1,8 @@
 //! `damiera serve`: the gRPC server, with health, reflection, gRPC-Web, TLS, logs and metrics.
 //!
 //! [`run`] binds the listeners, prints where it listens, and serves until SIGINT or SIGTERM; then
-//! health turns `NOT_SERVING`, the drain grace passes, and calls in flight finish before it returns.
+//! health turns `NOT_SERVING`, the drain grace passes, and calls in flight get the shutdown timeout
+//! to finish before it returns.
 
 pub mod config;
 mod observe;
@@ -13,6 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
+use tokio::sync::Notify;
 use tonic::transport::server::TcpIncoming;
 use tonic::transport::{Identity, Server, ServerTlsConfig};
 use tonic_web::GrpcWebLayer;
@@ -66,12 +68,14 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     if let Some(tls) = tls_config(&args)? {
         server = server.tls_config(tls).map_err(|e| ServeError::Config(format!("TLS: {e}")))?;
     }
+    let signals = shutdown::Signals::catch().map_err(|e| ServeError::Io(format!("cannot catch signals: {e}")))?;
+    let stopping = Arc::new(Notify::new());
     let metrics_text = metrics_address.map_or_else(|| "off".to_string(), |a| a.to_string());
     // The one line on standard output: scripts and tests read the addresses from it.
     println!("damiera listening: grpc={grpc_address} metrics={metrics_text}");
     tracing::info!(%grpc_address, metrics = %metrics_text, tls = args.tls_cert.is_some(), "serving");
 
-    server
+    let serving = server
         .layer(cors(&args.cors_origins)?)
         .layer(GrpcWebLayer::new())
         .layer(ObserveLayer)
@@ -80,9 +84,16 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
         .add_service(reflection_alpha)
         .add_service(rules)
         .add_service(engine)
-        .serve_with_incoming_shutdown(incoming(listener), shutdown::drain(health, args.drain_grace))
-        .await
-        .map_err(|e| ServeError::Io(format!("the server stopped: {e}")))?;
+        .serve_with_incoming_shutdown(
+            incoming(listener),
+            shutdown::drain(signals, health, args.drain_grace, Arc::clone(&stopping)),
+        );
+    tokio::select! {
+        result = serving => result.map_err(|e| ServeError::Io(format!("the server stopped: {e}")))?,
+        () = shutdown::deadline(stopping, args.shutdown_timeout) => {
+            tracing::warn!(timeout_ms = args.shutdown_timeout.as_millis() as u64, "calls still open at the shutdown timeout: cut");
+        }
+    }
     tracing::info!("stopped");
     Ok(())
 }

@@ -145,3 +145,20 @@ pub fn failure<T: std::fmt::Debug>(result: Result<T, Status>) -> ApiFailure {
         retry_delay: details.retry_info().and_then(|r| r.retry_delay),
     }
 }
+
+impl TestServer {
+    /// Waits up to `limit` for the process to exit and answers how it exited; `None` if it is
+    /// still running then (the process is killed on drop, so a hung server cannot hang the test).
+    pub async fn exit_within(&mut self, limit: std::time::Duration) -> Option<std::process::ExitStatus> {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the process can be waited for") {
+                return Some(status);
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return None;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+}
