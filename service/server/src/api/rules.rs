@@ -165,10 +165,7 @@ fn render_options(position: &Position, request: &pb::RenderPositionRequest) -> R
     };
     let size = if request.size == 0 { DEFAULT_IMAGE_SIZE } else { request.size };
     if !render::SIZES.contains(&size) {
-        return Err(ApiError::invalid(
-            "size",
-            format!("{size} px is not a size the server draws: {} to {}", render::SIZES.start(), render::SIZES.end()),
-        ));
+        return Err(ApiError::invalid("size", render::RenderError::Size(size).to_string()));
     }
     Ok(RenderOptions { flipped: request.flipped, labels: request.labels, highlight, size })
 }

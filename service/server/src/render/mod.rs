@@ -14,7 +14,6 @@ mod png;
 mod svg;
 mod text;
 
-use std::fmt;
 use std::ops::RangeInclusive;
 
 use damiera_engine::{Bitboard, Move, Position, Square, Variant};
@@ -49,29 +48,18 @@ impl Default for RenderOptions {
 }
 
 /// Why a PNG could not be made.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RenderError {
     /// The requested size is outside [`SIZES`].
+    #[error("image size {0} is out of range: it must be {min} to {max} pixels", min = SIZES.start(), max = SIZES.end())]
     Size(u32),
     /// Labels were asked for and the machine has no font to draw them with.
+    #[error("labels need a font and none is installed (install fonts-dejavu-core)")]
     NoFont,
     /// The rasteriser refused the picture: a bug in the SVG we wrote, not bad input.
+    #[error("could not rasterise the board: {0}")]
     Rasterise(String),
 }
-
-impl fmt::Display for RenderError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RenderError::Size(size) => {
-                write!(f, "image size {size} is out of range: it must be {} to {} pixels", SIZES.start(), SIZES.end())
-            }
-            RenderError::NoFont => f.write_str("labels need a font and none is installed (install fonts-dejavu-core)"),
-            RenderError::Rasterise(reason) => write!(f, "could not rasterise the board: {reason}"),
-        }
-    }
-}
-
-impl std::error::Error for RenderError {}
 
 /// The position as an SVG document, `options.size` pixels square with a `viewBox`, so it scales.
 #[must_use]
