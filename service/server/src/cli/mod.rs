@@ -191,7 +191,10 @@ mod tests {
     #[test]
     fn no_subcommand_names_the_subcommands() {
         let message = one_line(&parse_error(&["damiera"]));
-        assert_eq!(message, "a subcommand is required (perft, moves, bestmove, bench, match, serve); see 'damiera --help'");
+        assert_eq!(
+            message,
+            "a subcommand is required (perft, moves, bestmove, bench, match, serve); see 'damiera --help'"
+        );
     }
 
     #[test]
