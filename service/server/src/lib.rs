@@ -4,6 +4,7 @@
 //! client from [`proto`] against a real server process.
 
 pub mod api;
+pub mod games;
 pub mod proto;
 pub mod render;
 pub mod search_pool;

@@ -1,0 +1,214 @@
+//! What the store keeps of a hosted game: a header written once, and an append-only log of
+//! events (moves, resignations, draw offers and answers, move-count requests).
+//!
+//! The game itself is never stored: it is the header's start position with the events replayed
+//! through the rules ([`super::replay`]), so what is stored can never disagree with the rules.
+//! A few facts of the replay are copied into a [`Summary`] beside the header, for listing and
+//! for finding the games where the engine has to act.
+
+use damiera_engine::{Color, Variant};
+use serde::{Deserialize, Serialize};
+
+/// A game's header: everything fixed when it was created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameHeader {
+    /// The id, as in the resource name `games/{id}`.
+    pub id: String,
+    /// The variant.
+    pub variant: Variant,
+    /// The position the game starts from, as FEN (it says who moves first).
+    pub start_fen: String,
+    /// Turkish: a capture fault loses instead of being refused.
+    pub forfeit_on_capture_fault: bool,
+    /// How `start_fen`'s side to move was chosen, as the client asked (for display).
+    pub first_mover: FirstMoverChoice,
+    /// Who plays White.
+    pub white: SeatSpec,
+    /// Who plays Black.
+    pub black: SeatSpec,
+    /// The SHA-256 of White's token (hex), when White is a person.
+    pub white_token_hash: Option<String>,
+    /// The SHA-256 of Black's token (hex), when Black is a person.
+    pub black_token_hash: Option<String>,
+    /// When it was created, in milliseconds since the Unix epoch.
+    pub created_at_ms: i64,
+}
+
+impl GameHeader {
+    /// The seat of `color`.
+    pub fn seat(&self, color: Color) -> &SeatSpec {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The token hash of `color`'s seat.
+    pub fn token_hash(&self, color: Color) -> Option<&str> {
+        match color {
+            Color::White => self.white_token_hash.as_deref(),
+            Color::Black => self.black_token_hash.as_deref(),
+        }
+    }
+}
+
+/// How the first player was chosen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstMoverChoice {
+    /// White, as in every variant by default.
+    #[default]
+    White,
+    /// Black (Turkish only).
+    Black,
+    /// By lot at creation (Turkish only).
+    ByLot,
+}
+
+/// Who sits at a seat; stored as JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatSpec {
+    /// A person, who moves with the seat's token.
+    Person {
+        /// The name shown to others.
+        display_name: String,
+    },
+    /// The engine, which the server moves for.
+    Engine {
+        /// Skill level 1 to 20.
+        level: u32,
+        /// Depth limit per move.
+        depth: Option<u32>,
+        /// Node limit per move.
+        nodes: Option<u64>,
+        /// Time per move, in milliseconds.
+        move_time_ms: Option<u64>,
+    },
+}
+
+impl SeatSpec {
+    /// Whether the engine plays this seat.
+    pub fn is_engine(&self) -> bool {
+        matches!(self, SeatSpec::Engine { .. })
+    }
+}
+
+/// What kind of thing happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    /// A move; the text is the move in full notation, or as sent when it forfeited the game.
+    Move,
+    /// The seat resigned.
+    Resign,
+    /// The seat offered a draw.
+    OfferDraw,
+    /// The seat answered the other's draw offer; the text is `accept` or `decline`.
+    AnswerDraw,
+    /// The seat asked for the move count.
+    RequestMoveCount,
+}
+
+impl EventKind {
+    /// The name stored in the database.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Move => "move",
+            EventKind::Resign => "resign",
+            EventKind::OfferDraw => "offer_draw",
+            EventKind::AnswerDraw => "answer_draw",
+            EventKind::RequestMoveCount => "request_move_count",
+        }
+    }
+
+    /// The kind stored as `name`.
+    pub fn from_name(name: &str) -> Option<EventKind> {
+        [EventKind::Move, EventKind::Resign, EventKind::OfferDraw, EventKind::AnswerDraw, EventKind::RequestMoveCount]
+            .into_iter()
+            .find(|kind| kind.name() == name)
+    }
+}
+
+/// One entry of a game's log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// What happened.
+    pub kind: EventKind,
+    /// The seat that did it.
+    pub color: Color,
+    /// The move, or the draw answer; empty for the other kinds.
+    pub text: String,
+    /// When it was stored, in milliseconds since the Unix epoch.
+    pub at_ms: i64,
+    /// The client's id for the call, which makes a retry answer the same event.
+    pub request_id: Option<String>,
+}
+
+/// A game as stored: the header and every event, oldest first. Its version is the number of
+/// events, which is also the `etag`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredGame {
+    /// The header.
+    pub header: GameHeader,
+    /// The events in order.
+    pub events: Vec<Event>,
+}
+
+impl StoredGame {
+    /// The number of events: each append makes it one more.
+    pub fn version(&self) -> u64 {
+        self.events.len() as u64
+    }
+}
+
+/// Facts of the replayed game kept beside the header, rewritten with every event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// Moves played.
+    pub ply: u32,
+    /// Ongoing, won or drawn.
+    pub state: GameStateKind,
+    /// Whether the engine has something to do: its seat is to move, or must answer a draw offer.
+    pub engine_due: bool,
+    /// When the game last changed, in milliseconds since the Unix epoch.
+    pub updated_at_ms: i64,
+}
+
+/// Whether a game goes on, and how it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameStateKind {
+    /// Play goes on.
+    Ongoing,
+    /// One side won.
+    Won,
+    /// Drawn.
+    Drawn,
+}
+
+impl GameStateKind {
+    /// The name stored in the database.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameStateKind::Ongoing => "ongoing",
+            GameStateKind::Won => "won",
+            GameStateKind::Drawn => "drawn",
+        }
+    }
+}
+
+/// Color as stored in the database.
+pub fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// The color stored as `name`.
+pub fn color_from_name(name: &str) -> Option<Color> {
+    match name {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
+    }
+}
