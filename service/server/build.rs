@@ -16,5 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::write(out_dir.join("damiera_descriptor.bin"), prost::Message::encode_to_vec(&descriptors))?;
     tonic_prost_build::configure().compile_fds(descriptors)?;
     println!("cargo:rerun-if-changed={}", proto_root.display());
+    // `sqlx::migrate!` embeds these; a new migration must rebuild the crate.
+    println!("cargo:rerun-if-changed=migrations");
     Ok(())
 }

@@ -4,3 +4,4 @@
 //! SQLite or PostgreSQL ([`store`]), and every answer replays the log through the rules.
 
 pub mod record;
+pub mod store;

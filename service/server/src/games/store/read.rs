@@ -1,0 +1,93 @@
+//! Reading games: one by id or by the request id that created it, and pages of the list.
+
+use std::collections::HashMap;
+
+use super::rows::{self, EVENT_COLUMNS, HEADER_COLUMNS};
+use super::{ListFilter, PageCursor, Store, StoreError};
+use crate::games::record::{Event, StoredGame};
+
+impl Store {
+    /// Game `id` with all its events, if it is stored.
+    pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let sql = format!("SELECT {HEADER_COLUMNS} FROM games WHERE id = $1");
+        let Some(row) = sqlx::query(&sql).bind(id).fetch_optional(&self.pool).await? else {
+            return Ok(None);
+        };
+        let header = rows::header(&row)?;
+        let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE game_id = $1 ORDER BY seq");
+        let event_rows = sqlx::query(&sql).bind(id).fetch_all(&self.pool).await?;
+        let events = event_rows.iter().map(rows::event).collect::<Result<Vec<_>, _>>()?;
+        rows::check_sequence(id, events.iter().map(|(seq, _)| *seq))?;
+        Ok(Some(StoredGame { header, events: events.into_iter().map(|(_, event)| event).collect() }))
+    }
+
+    /// The game that the call with `request_id` created, if any.
+    pub(super) async fn load_by_request_id(&self, request_id: Option<&str>) -> Result<Option<StoredGame>, StoreError> {
+        let Some(request_id) = request_id else {
+            return Ok(None);
+        };
+        let id: Option<String> = sqlx::query_scalar("SELECT id FROM games WHERE request_id = $1")
+            .bind(request_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        match id {
+            Some(id) => self.load(&id).await,
+            None => Ok(None),
+        }
+    }
+
+    /// Up to `limit` games that pass `filter`, newest first, starting after `after` (the last
+    /// game of the previous page), each with all its events.
+    pub async fn list(
+        &self,
+        filter: &ListFilter,
+        limit: u32,
+        after: Option<&PageCursor>,
+    ) -> Result<Vec<StoredGame>, StoreError> {
+        let sql = format!(
+            "SELECT {HEADER_COLUMNS} FROM games \
+             WHERE ($1 IS NULL OR variant = $1) AND ($2 IS NULL OR state = $2) \
+             AND ($3 IS NULL OR (created_at_ms, id) < ($3, $4)) \
+             ORDER BY created_at_ms DESC, id DESC LIMIT $5"
+        );
+        let header_rows = sqlx::query(&sql)
+            .bind(filter.variant.map(|variant| variant.name()))
+            .bind(filter.state.map(|state| state.name()))
+            .bind(after.map(|cursor| cursor.created_at_ms))
+            .bind(after.map(|cursor| cursor.id.as_str()))
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
+        let headers = header_rows.iter().map(rows::header).collect::<Result<Vec<_>, _>>()?;
+        let mut events = self.events_of(headers.iter().map(|header| header.id.as_str())).await?;
+        Ok(headers
+            .into_iter()
+            .map(|header| StoredGame { events: events.remove(&header.id).unwrap_or_default(), header })
+            .collect())
+    }
+
+    /// The events of the games `ids`, each game's in order; a game without events is absent.
+    async fn events_of<'a>(
+        &self,
+        ids: impl ExactSizeIterator<Item = &'a str>,
+    ) -> Result<HashMap<String, Vec<Event>>, StoreError> {
+        if ids.len() == 0 {
+            return Ok(HashMap::new());
+        }
+        let placeholders = (1..=ids.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
+        let sql = format!("SELECT {EVENT_COLUMNS} FROM events WHERE game_id IN ({placeholders}) ORDER BY game_id, seq");
+        let query = ids.fold(sqlx::query(&sql), |query, id| query.bind(id));
+        let mut events = HashMap::<String, Vec<(u64, Event)>>::new();
+        for row in query.fetch_all(&self.pool).await? {
+            let game_id: String = sqlx::Row::try_get(&row, "game_id")?;
+            events.entry(game_id).or_default().push(rows::event(&row)?);
+        }
+        events
+            .into_iter()
+            .map(|(id, numbered)| {
+                rows::check_sequence(&id, numbered.iter().map(|(seq, _)| *seq))?;
+                Ok((id, numbered.into_iter().map(|(_, event)| event).collect()))
+            })
+            .collect()
+    }
+}
