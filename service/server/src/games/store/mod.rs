@@ -49,7 +49,7 @@ pub struct Store {
     pool: AnyPool,
     /// Which database it is, for the few statements that differ.
     backend: Backend,
-    /// Where changes are announced: by `append` itself on SQLite, by the LISTEN task on
+    /// Where changes are announced: by the writes themselves on SQLite, by the LISTEN task on
     /// PostgreSQL (which also hears the other replicas).
     changes: broadcast::Sender<Change>,
     /// The PostgreSQL LISTEN task, stopped when the store is dropped.
@@ -129,7 +129,7 @@ impl Store {
             Backend::Postgres => url.parse().map_err(|error| StoreError::bad_url(url, error))?,
         };
         // One connection first: its error says why the database cannot be reached, where the
-        // pool would only time out; and it sets the journal mode while nobody else is connected.
+        // pool would only time out; and it sets the journal mode before the pool opens more.
         let mut first = options.connect().await.map_err(StoreError::from)?;
         if backend == Backend::Sqlite {
             sqlite::prepare(&mut first).await?;
