@@ -14,6 +14,9 @@ use tonic_types::{ErrorDetails, StatusExt};
 /// The `ErrorInfo` domain of every Damiera error.
 pub const DOMAIN: &str = "damiera.dev";
 
+/// The delay suggested when the game store is unavailable.
+const STORE_RETRY_AFTER: Duration = Duration::from_secs(1);
+
 /// Why a request failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -70,6 +73,45 @@ pub enum ApiError {
         /// A suggested delay before trying again.
         retry_after: Duration,
     },
+    /// No game has this name.
+    #[error("no game is called {0}")]
+    GameNotFound(String),
+    /// A call that acts for a seat came without `authorization: Bearer <token>`.
+    #[error("this call acts for a seat: send the seat's token as 'authorization: Bearer <token>'")]
+    MissingToken,
+    /// The token is not one of this game's seat tokens.
+    #[error("the token is not a seat token of this game")]
+    WrongToken,
+    /// The server wants an API key and the call's `x-api-key` is missing or wrong.
+    #[error("this server wants an API key: send it as 'x-api-key: <key>'")]
+    ApiKey,
+    /// The game has changed since the state the call named.
+    #[error("{field}: the game has moved on: expected {expected}, it is now {actual}; read it again")]
+    Stale {
+        /// The request field that named the state.
+        field: String,
+        /// What the call expected.
+        expected: String,
+        /// What the game is at.
+        actual: String,
+    },
+    /// The game's state does not allow the action (out of turn, no draw offer to answer, ...).
+    #[error("{message}")]
+    Refused {
+        /// The `ErrorInfo` reason.
+        reason: &'static str,
+        /// What is wrong, for people.
+        message: String,
+    },
+    /// The game store cannot be reached; nothing was changed.
+    #[error("{0}; nothing was changed, retry later")]
+    StoreUnavailable(String),
+    /// This client has sent more calls than its rate allows.
+    #[error("too many calls from this client; retry after {}ms", retry_after.as_millis())]
+    RateLimited {
+        /// When the next call will be allowed.
+        retry_after: Duration,
+    },
     /// A fault of the server's own, never of the request.
     #[error("internal error: {0}")]
     Internal(String),
@@ -98,14 +140,27 @@ impl ApiError {
             ApiError::InvalidArgument { .. } => "INVALID_ARGUMENT",
             ApiError::GameOver(_) => "GAME_OVER",
             ApiError::Overloaded { .. } => "OVERLOADED",
+            ApiError::GameNotFound(_) => "GAME_NOT_FOUND",
+            ApiError::MissingToken => "MISSING_TOKEN",
+            ApiError::WrongToken => "WRONG_TOKEN",
+            ApiError::ApiKey => "API_KEY_REQUIRED",
+            ApiError::Stale { .. } => "STALE_STATE",
+            ApiError::Refused { reason, .. } => reason,
+            ApiError::StoreUnavailable(_) => "STORE_UNAVAILABLE",
+            ApiError::RateLimited { .. } => "RATE_LIMITED",
             ApiError::Internal(_) => "INTERNAL",
         }
     }
 
     fn code(&self) -> Code {
         match self {
-            ApiError::GameOver(_) => Code::FailedPrecondition,
-            ApiError::Overloaded { .. } => Code::ResourceExhausted,
+            ApiError::GameOver(_) | ApiError::Refused { .. } => Code::FailedPrecondition,
+            ApiError::Overloaded { .. } | ApiError::RateLimited { .. } => Code::ResourceExhausted,
+            ApiError::GameNotFound(_) => Code::NotFound,
+            ApiError::MissingToken | ApiError::ApiKey => Code::Unauthenticated,
+            ApiError::WrongToken => Code::PermissionDenied,
+            ApiError::Stale { .. } => Code::Aborted,
+            ApiError::StoreUnavailable(_) => Code::Unavailable,
             ApiError::Internal(_) => Code::Internal,
             _ => Code::InvalidArgument,
         }
@@ -118,7 +173,8 @@ impl ApiError {
             | ApiError::InvalidFen { field, .. }
             | ApiError::Move { field, .. }
             | ApiError::LimitExceeded { field, .. }
-            | ApiError::InvalidArgument { field, .. } => Some(field),
+            | ApiError::InvalidArgument { field, .. }
+            | ApiError::Stale { field, .. } => Some(field),
             _ => None,
         }
     }
@@ -155,8 +211,14 @@ impl From<ApiError> for Status {
         if let Some(field) = error.field() {
             details.add_bad_request_violation(field, message.clone());
         }
-        if let ApiError::Overloaded { retry_after, .. } = error {
-            details.set_retry_info(Some(retry_after));
+        match error {
+            ApiError::Overloaded { retry_after, .. } | ApiError::RateLimited { retry_after } => {
+                details.set_retry_info(Some(retry_after));
+            }
+            ApiError::StoreUnavailable(_) => {
+                details.set_retry_info(Some(STORE_RETRY_AFTER));
+            }
+            _ => {}
         }
         Status::with_error_details(error.code(), message, details)
     }

@@ -17,3 +17,4 @@ pub use caps::Caps;
 pub use engine::EngineApi;
 pub use error::{ApiError, DOMAIN};
 pub use rules::RulesApi;
+pub use search_job::SearchJob;

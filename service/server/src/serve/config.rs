@@ -51,6 +51,24 @@ pub struct ServeArgs {
     /// then (health watches, long analyses) are cut.
     #[arg(long, env = "DAMIERA_SHUTDOWN_TIMEOUT", value_parser = humantime::parse_duration, default_value = "10s")]
     pub shutdown_timeout: Duration,
+    /// Where hosted games are stored: sqlite://FILE (created if missing) or postgres://...;
+    /// replicas that share one PostgreSQL share their games.
+    #[arg(long, env = "DAMIERA_DATABASE", default_value = "sqlite://damiera.db")]
+    pub database: String,
+    /// A key every call to Damiera's services must carry as `x-api-key` (health and reflection
+    /// stay open); none: no key needed.
+    #[arg(long, env = "DAMIERA_API_KEY", hide_env_values = true)]
+    pub api_key: Option<String>,
+    /// Calls per second each client address may make, with bursts of twice that; 0: no limit.
+    /// Behind a proxy every client shares the proxy's address: limit at the proxy instead.
+    #[arg(long, env = "DAMIERA_RATE_LIMIT", default_value_t = 0)]
+    pub rate_limit: u32,
+    /// The largest PDN text ImportGame takes, in bytes.
+    #[arg(long, env = "DAMIERA_MAX_PDN_BYTES", default_value_t = 1024 * 1024)]
+    pub max_pdn_bytes: usize,
+    /// How long a quiet WatchGame stream waits before sending a keep-alive message.
+    #[arg(long, env = "DAMIERA_WATCH_KEEPALIVE", value_parser = humantime::parse_duration, default_value = "15s")]
+    pub watch_keepalive: Duration,
     /// The per-request caps.
     #[command(flatten)]
     pub caps: CapArgs,

@@ -5,6 +5,7 @@
 //! to finish before it returns.
 
 pub mod config;
+mod guard;
 mod observe;
 mod shutdown;
 mod telemetry;
@@ -20,11 +21,15 @@ use tonic::transport::{Identity, Server, ServerTlsConfig};
 use tonic_web::GrpcWebLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-use crate::api::{EngineApi, RulesApi};
+use crate::api::{Caps, EngineApi, RulesApi};
+use crate::games::store::Store;
+use crate::games::{EngineSeats, GameApi, GameSettings, Host, Hub};
 use crate::proto::engine_service_server::EngineServiceServer;
+use crate::proto::game_service_server::GameServiceServer;
 use crate::proto::rules_service_server::RulesServiceServer;
 use crate::search_pool::SearchPool;
 pub use config::{LogFormat, ServeArgs};
+use guard::GuardLayer;
 use observe::ObserveLayer;
 pub use telemetry::init_logs;
 
@@ -48,6 +53,12 @@ pub enum ServeError {
 /// Serves until a shutdown signal.
 pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     let caps = Arc::new(args.caps().map_err(ServeError::Config)?);
+    // Bad settings are refused before anything is opened or created.
+    let cors = cors(&args.cors_origins)?;
+    let mut server = Server::builder().accept_http1(true);
+    if let Some(tls) = tls_config(&args)? {
+        server = server.tls_config(tls).map_err(|e| ServeError::Config(format!("TLS: {e}")))?;
+    }
     let pool = Arc::new(SearchPool::new(args.search_threads(), args.search_queue, RETRY_AFTER));
     let listener = bind(args.listen).await?;
     let grpc_address = listener.local_addr().map_err(|e| ServeError::Io(e.to_string()))?;
@@ -59,15 +70,13 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<RulesServiceServer<RulesApi>>().await;
     health.set_serving::<EngineServiceServer<EngineApi>>().await;
+    health.set_serving::<GameServiceServer<GameApi>>().await;
+    let games = game_service(&args, Arc::clone(&caps), Arc::clone(&pool)).await?;
     let rules = RulesServiceServer::new(RulesApi::new(Arc::clone(&caps), Arc::clone(&pool)))
         .max_decoding_message_size(args.max_request_bytes);
     let engine = EngineServiceServer::new(EngineApi::new(caps, pool)).max_decoding_message_size(args.max_request_bytes);
     let (reflection, reflection_alpha) = reflection()?;
 
-    let mut server = Server::builder().accept_http1(true);
-    if let Some(tls) = tls_config(&args)? {
-        server = server.tls_config(tls).map_err(|e| ServeError::Config(format!("TLS: {e}")))?;
-    }
     let signals = shutdown::Signals::catch().map_err(|e| ServeError::Io(format!("cannot catch signals: {e}")))?;
     let stopping = Arc::new(Notify::new());
     let metrics_text = metrics_address.map_or_else(|| "off".to_string(), |a| a.to_string());
@@ -76,14 +85,16 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     tracing::info!(%grpc_address, metrics = %metrics_text, tls = args.tls_cert.is_some(), "serving");
 
     let serving = server
-        .layer(cors(&args.cors_origins)?)
+        .layer(cors)
         .layer(GrpcWebLayer::new())
         .layer(ObserveLayer)
+        .layer(GuardLayer::new(args.api_key.as_deref(), args.rate_limit))
         .add_service(health_service)
         .add_service(reflection)
         .add_service(reflection_alpha)
         .add_service(rules)
         .add_service(engine)
+        .add_service(games)
         .serve_with_incoming_shutdown(
             incoming(listener),
             shutdown::drain(signals, health, args.drain_grace, Arc::clone(&stopping)),
@@ -96,6 +107,26 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     }
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Opens the game store and starts the hub of watchers and the engine's seats.
+async fn game_service(
+    args: &ServeArgs,
+    caps: Arc<Caps>,
+    pool: Arc<SearchPool>,
+) -> Result<GameServiceServer<GameApi>, ServeError> {
+    let store = Store::open(&args.database).await.map_err(|e| ServeError::Config(format!("--database: {e}")))?;
+    tracing::info!(backend = ?store.backend(), "game store open");
+    let bell = Arc::new(Notify::new());
+    let host = Arc::new(Host::new(store, Arc::clone(&bell)));
+    let hub = Arc::new(Hub::new(Arc::clone(&host)));
+    tokio::spawn(Arc::clone(&hub).run(args.watch_keepalive));
+    let seats = Arc::new(EngineSeats::new(Arc::clone(&host), Arc::clone(&caps), pool, bell));
+    tokio::spawn(seats.run());
+    let settings = GameSettings { max_pdn_bytes: args.max_pdn_bytes, keep_alive: args.watch_keepalive };
+    // An import may be larger than other requests, up to its own limit.
+    let max_message = args.max_request_bytes.max(args.max_pdn_bytes + 64 * 1024);
+    Ok(GameServiceServer::new(GameApi::new(host, hub, caps, settings)).max_decoding_message_size(max_message))
 }
 
 /// Accepted connections, with Nagle's algorithm off: small gRPC frames would otherwise wait
@@ -166,6 +197,7 @@ fn cors(origins: &[String]) -> Result<CorsLayer, ServeError> {
             header("x-user-agent"),
             header("grpc-timeout"),
             header("authorization"),
+            header("x-api-key"),
             header("connect-protocol-version"),
             header("connect-timeout-ms"),
         ])

@@ -11,7 +11,9 @@ use tonic_health::server::HealthReporter;
 use tonic_health::ServingStatus;
 
 use crate::api::{EngineApi, RulesApi};
+use crate::games::GameApi;
 use crate::proto::engine_service_server::EngineServiceServer;
+use crate::proto::game_service_server::GameServiceServer;
 use crate::proto::rules_service_server::RulesServiceServer;
 
 /// The shutdown signals, caught from the moment this value exists: it is made before the server
@@ -53,6 +55,7 @@ pub async fn drain(signals: Signals, health: HealthReporter, grace: Duration, st
     tracing::info!(grace_ms = grace.as_millis() as u64, "shutdown signal: health is NOT_SERVING, draining");
     health.set_not_serving::<RulesServiceServer<RulesApi>>().await;
     health.set_not_serving::<EngineServiceServer<EngineApi>>().await;
+    health.set_not_serving::<GameServiceServer<GameApi>>().await;
     health.set_service_status("", ServingStatus::NotServing).await;
     tokio::time::sleep(grace).await;
     tracing::info!("no longer taking calls; finishing the calls in flight");

@@ -56,6 +56,12 @@ pub struct Store {
     _listener: Option<postgres::Listener>,
 }
 
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("backend", &self.backend).finish_non_exhaustive()
+    }
+}
+
 /// The database behind a [`Store`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {

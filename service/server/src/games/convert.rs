@@ -1,0 +1,218 @@
+//! Hosted games between their stored form and `damiera.v1` messages: seats and options read from
+//! requests (checked), games, states and moves written to answers.
+
+use damiera_engine::{Color, FirstMover, Variant, MOVE_COUNT_LIMIT};
+
+use super::record::{FirstMoverChoice, GameHeader, SeatSpec, StoredGame};
+use super::replay::Replayed;
+use std::time::Duration;
+
+use crate::api::convert::{
+    color_to_pb, duration, duration_to_pb, move_to_pb, position_to_pb, status_to_pb, variant_to_pb,
+};
+use crate::api::{ApiError, Caps};
+use crate::proto as pb;
+
+/// The longest display name a person's seat may have, in characters.
+const MAX_DISPLAY_NAME: usize = 64;
+
+/// The prefix of every game's resource name.
+const NAME_PREFIX: &str = "games/";
+
+/// The resource name of game `id`.
+pub fn game_name(id: &str) -> String {
+    format!("{NAME_PREFIX}{id}")
+}
+
+/// The id in a resource name `games/{id}`.
+pub fn game_id(name: &str) -> Result<&str, ApiError> {
+    name.strip_prefix(NAME_PREFIX)
+        .filter(|id| !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        .ok_or_else(|| ApiError::invalid("name", format!("'{name}' is not a game name: expected games/{{id}}")))
+}
+
+/// The game's `etag`: its version, which every stored change makes one more.
+pub fn etag(version: u64) -> String {
+    version.to_string()
+}
+
+/// A seat from a request; unset: a person with no name. Engine limits are checked against `caps`.
+pub fn seat_from_pb(
+    field: &str,
+    seat: Option<&pb::Seat>,
+    default_name: &str,
+    caps: &Caps,
+) -> Result<SeatSpec, ApiError> {
+    use pb::seat::Player;
+    match seat.and_then(|s| s.player.as_ref()) {
+        None => Ok(SeatSpec::Person { display_name: default_name.chars().take(MAX_DISPLAY_NAME).collect() }),
+        Some(Player::Person(person)) => {
+            if person.display_name.chars().count() > MAX_DISPLAY_NAME {
+                return Err(ApiError::over_limit(
+                    format!("{field}.person.display_name"),
+                    format!("{} characters", person.display_name.chars().count()),
+                    format!("{MAX_DISPLAY_NAME} characters"),
+                ));
+            }
+            Ok(SeatSpec::Person { display_name: person.display_name.clone() })
+        }
+        Some(Player::Engine(engine)) => engine_seat(&format!("{field}.engine"), engine, caps),
+    }
+}
+
+fn engine_seat(field: &str, engine: &pb::EngineSeat, caps: &Caps) -> Result<SeatSpec, ApiError> {
+    let level = if engine.level == 0 { 20 } else { engine.level };
+    if level > 20 {
+        return Err(ApiError::invalid(format!("{field}.level"), format!("levels go from 1 to 20; got {level}")));
+    }
+    let limits = engine.limits.unwrap_or_default();
+    if limits.clock.is_some() {
+        return Err(ApiError::invalid(
+            format!("{field}.limits.clock"),
+            "an engine seat thinks by depth, nodes or time",
+        ));
+    }
+    if limits.depth > caps.max_depth {
+        return Err(ApiError::over_limit(format!("{field}.limits.depth"), limits.depth, caps.max_depth));
+    }
+    let move_time = limits.move_time.as_ref().map(|t| duration(&format!("{field}.limits.move_time"), t)).transpose()?;
+    if let Some(time) = move_time.filter(|&t| t > caps.max_move_time) {
+        return Err(ApiError::over_limit(
+            format!("{field}.limits.move_time"),
+            format!("{time:?}"),
+            format!("{:?}", caps.max_move_time),
+        ));
+    }
+    Ok(SeatSpec::Engine {
+        level,
+        depth: (limits.depth > 0).then_some(limits.depth),
+        nodes: (limits.nodes > 0).then_some(limits.nodes),
+        move_time_ms: move_time.map(|t| t.as_millis() as u64),
+    })
+}
+
+/// Who moves first, from a request's options.
+pub fn first_mover_from_pb(variant: Variant, options: Option<&pb::GameOptions>) -> Result<FirstMoverChoice, ApiError> {
+    let value = options.map_or(0, |o| o.first_mover);
+    let choice = match pb::FirstMover::try_from(value) {
+        Ok(pb::FirstMover::Unspecified | pb::FirstMover::White) => FirstMoverChoice::White,
+        Ok(pb::FirstMover::Black) => FirstMoverChoice::Black,
+        Ok(pb::FirstMover::ByLot) => FirstMoverChoice::ByLot,
+        Err(_) => return Err(ApiError::invalid("options.first_mover", format!("no such choice: {value}"))),
+    };
+    if choice != FirstMoverChoice::White && variant != Variant::Turkish {
+        return Err(ApiError::invalid(
+            "options.first_mover",
+            format!("only in Dama Turca; {variant} starts with White"),
+        ));
+    }
+    Ok(choice)
+}
+
+/// The engine's form of a first-mover choice.
+pub fn first_mover(choice: FirstMoverChoice) -> FirstMover {
+    match choice {
+        FirstMoverChoice::White => FirstMover::White,
+        FirstMoverChoice::Black => FirstMover::Black,
+        FirstMoverChoice::ByLot => FirstMover::ByLot,
+    }
+}
+
+/// A whole game.
+pub fn game_to_pb(stored: &StoredGame, replayed: &Replayed) -> pb::Game {
+    let header = &stored.header;
+    pb::Game {
+        name: game_name(&header.id),
+        variant: variant_to_pb(header.variant).into(),
+        start_position: Some(position_to_pb(replayed.game.start())),
+        white: Some(seat_to_pb(&header.white)),
+        black: Some(seat_to_pb(&header.black)),
+        options: Some(pb::GameOptions {
+            first_mover: first_mover_to_pb(header.first_mover).into(),
+            forfeit_on_capture_fault: header.forfeit_on_capture_fault,
+        }),
+        moves: moves_to_pb(replayed, 0),
+        state: Some(state_to_pb(stored.version(), replayed)),
+        create_time: Some(timestamp(header.created_at_ms)),
+    }
+}
+
+/// The moves from ply `from` on.
+pub fn moves_to_pb(replayed: &Replayed, from: usize) -> Vec<pb::GameMove> {
+    let variant = replayed.game.variant();
+    replayed
+        .game
+        .moves()
+        .iter()
+        .zip(&replayed.move_times_ms)
+        .enumerate()
+        .skip(from)
+        .map(|(ply, (played, &at_ms))| pb::GameMove {
+            ply: ply as u32,
+            notation: played.notation.clone(),
+            color: color_to_pb(played.color).into(),
+            time: Some(timestamp(at_ms)),
+            r#move: Some(move_to_pb(variant, &played.mv)),
+        })
+        .collect()
+}
+
+/// How the game stands at `version`.
+pub fn state_to_pb(version: u64, replayed: &Replayed) -> pb::GameState {
+    let game = &replayed.game;
+    pb::GameState {
+        ply: game.ply() as u32,
+        position: Some(position_to_pb(game.position())),
+        status: Some(status_to_pb(game.outcome())),
+        draw_offer: replayed.draw_offer.map_or(pb::Color::Unspecified, color_to_pb).into(),
+        move_count: game.move_count().map(|count| pb::MoveCount {
+            requested_by: color_to_pb(count.requested_by).into(),
+            started_at_ply: count.started_at_ply as u32,
+            white_king_moves: count.king_moves[Color::White.index()],
+            black_king_moves: count.king_moves[Color::Black.index()],
+            limit: MOVE_COUNT_LIMIT,
+        }),
+        etag: etag(version),
+        update_time: Some(timestamp(replayed.updated_at_ms)),
+        forfeited_move: game.faulty_move().unwrap_or_default().to_string(),
+    }
+}
+
+fn seat_to_pb(seat: &SeatSpec) -> pb::Seat {
+    use pb::seat::Player;
+    let player = match seat {
+        SeatSpec::Person { display_name } => Player::Person(pb::Person { display_name: display_name.clone() }),
+        SeatSpec::Engine { level, depth, nodes, move_time_ms } => Player::Engine(pb::EngineSeat {
+            level: *level,
+            limits: Some(pb::SearchLimits {
+                depth: depth.unwrap_or(0),
+                nodes: nodes.unwrap_or(0),
+                move_time: move_time_ms.map(|ms| duration_to_pb(Duration::from_millis(ms))),
+                clock: None,
+            }),
+        }),
+    };
+    pb::Seat { player: Some(player) }
+}
+
+fn first_mover_to_pb(choice: FirstMoverChoice) -> pb::FirstMover {
+    match choice {
+        FirstMoverChoice::White => pb::FirstMover::White,
+        FirstMoverChoice::Black => pb::FirstMover::Black,
+        FirstMoverChoice::ByLot => pb::FirstMover::ByLot,
+    }
+}
+
+/// A time in milliseconds since the Unix epoch.
+pub fn timestamp(ms: i64) -> prost_types::Timestamp {
+    prost_types::Timestamp { seconds: ms.div_euclid(1000), nanos: (ms.rem_euclid(1000) * 1_000_000) as i32 }
+}
+
+/// The header's seat names, for PDN tags.
+pub fn seat_label(header: &GameHeader, color: Color) -> String {
+    match header.seat(color) {
+        SeatSpec::Person { display_name } if !display_name.is_empty() => display_name.clone(),
+        SeatSpec::Person { .. } => "?".to_string(),
+        SeatSpec::Engine { level, .. } => format!("Damiera level {level}"),
+    }
+}

@@ -1,0 +1,192 @@
+//! [`EngineSeats`]: the server plays the engine's seats. When an engine seat is to move, or a
+//! draw offer to it stands, one replica takes the game's lease in the store, searches on the
+//! shared search pool (queued fairly with every other search), and stores the move or the answer
+//! like any other action, so watchers see it like any other.
+//!
+//! Exactly once, however many replicas run: the lease keeps the others away while one thinks,
+//! and the store appends an action only at the version it was decided on. A replica that dies
+//! while thinking loses its lease when it expires, and another takes the game over.
+
+use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use damiera_engine::search::Score;
+use damiera_engine::Color;
+use tokio::sync::Notify;
+
+use super::host::{now_ms, Action, Expected, Host};
+use super::record::{EventKind, SeatSpec, StoredGame};
+use super::replay::{answer_text, Replayed};
+use crate::api::{ApiError, Caps, SearchJob};
+use crate::proto as pb;
+use crate::search_pool::SearchPool;
+
+/// How often the store is asked for games the engine must act in, besides every announced change.
+const POLL: Duration = Duration::from_secs(2);
+
+/// Games taken per look at the store.
+const BATCH: u32 = 32;
+
+/// How long a lease outlasts the longest search, for storing the result.
+const LEASE_MARGIN: Duration = Duration::from_secs(15);
+
+/// The engine's seats of every game in the store.
+#[derive(Debug)]
+pub struct EngineSeats {
+    /// Games and their store.
+    host: Arc<Host>,
+    /// Limits for the searches.
+    caps: Arc<Caps>,
+    /// Where searches run.
+    pool: Arc<SearchPool>,
+    /// Rung when a local action leaves the engine something to do.
+    bell: Arc<Notify>,
+    /// Games this replica is thinking about now.
+    thinking: Mutex<HashSet<String>>,
+}
+
+impl EngineSeats {
+    /// The engine seats, woken by `bell`.
+    pub fn new(host: Arc<Host>, caps: Arc<Caps>, pool: Arc<SearchPool>, bell: Arc<Notify>) -> EngineSeats {
+        EngineSeats { host, caps, pool, bell, thinking: Mutex::new(HashSet::new()) }
+    }
+
+    /// Looks for work at each bell, each announced change and every [`POLL`], forever.
+    pub async fn run(self: Arc<Self>) {
+        let mut changes = self.host.store().subscribe();
+        loop {
+            tokio::select! {
+                () = self.bell.notified() => {}
+                _ = changes.recv() => {}
+                () = tokio::time::sleep(POLL) => {}
+            }
+            // One look at the store answers for every change announced so far.
+            while changes.try_recv().is_ok() {}
+            if let Err(error) = self.take_due_games().await {
+                tracing::warn!(%error, "cannot look for engine moves");
+            }
+        }
+    }
+
+    async fn take_due_games(self: &Arc<Self>) -> Result<(), ApiError> {
+        let now = now_ms();
+        let store = self.host.store();
+        for id in store.engine_due(now, BATCH).await.map_err(super::host::store_error)? {
+            if !self.thinking.lock().expect("never poisoned").insert(id.clone()) {
+                continue;
+            }
+            let seats = Arc::clone(self);
+            tokio::spawn(async move {
+                if let Err(error) = seats.act_in(&id).await {
+                    tracing::warn!(game = %id, %error, "the engine could not act");
+                }
+                seats.thinking.lock().expect("never poisoned").remove(&id);
+                // The game may be due again at once (the other seat is an engine too).
+                seats.bell.notify_one();
+            });
+        }
+        Ok(())
+    }
+
+    /// Takes game `id`'s lease and acts for its engine seat.
+    async fn act_in(&self, id: &str) -> Result<(), ApiError> {
+        let (stored, replayed) = self.host.load(id).await?;
+        if !replayed.engine_due(&stored.header) {
+            return Ok(());
+        }
+        let now = now_ms();
+        let lease_until = now + (self.caps.max_move_time + LEASE_MARGIN).as_millis() as i64;
+        let store = self.host.store();
+        if !store.claim_engine(id, stored.version(), now, lease_until).await.map_err(super::host::store_error)? {
+            return Ok(()); // another replica has it
+        }
+        let to_move = replayed.game.position().turn();
+        let offered_to = replayed.draw_offer.map(Color::opposite);
+        let engine = if stored.header.seat(to_move).is_engine() { to_move } else { offered_to.unwrap_or(to_move) };
+        let search = self.search(&stored, &replayed, engine).await?;
+        let expected = |ply| Expected { ply: Some(ply), etag: None };
+        let ply = replayed.game.ply() as u32;
+        if offered_to == Some(engine) {
+            // The score is the side to move's; the engine accepts when it is not ahead.
+            let own = if to_move == engine { search.score } else { negate(search.score) };
+            let accept = !matches!(own, Score::WinIn(_)) && !matches!(own, Score::Value(v) if v > 0);
+            let answer = Action {
+                kind: EventKind::AnswerDraw,
+                text: answer_text(accept).to_string(),
+                expected: expected(ply),
+                request_id: None,
+            };
+            self.host.act(id, |_| Ok(engine), &answer).await?;
+            if accept {
+                return Ok(());
+            }
+        }
+        if to_move == engine {
+            let Some(best) = search.best else { return Ok(()) };
+            let text = damiera_engine::notation::write(replayed.game.variant(), &best);
+            let action = Action { kind: EventKind::Move, text, expected: expected(ply), request_id: None };
+            self.host.act(id, |_| Ok(engine), &action).await?;
+        }
+        Ok(())
+    }
+
+    /// Searches the game's position with the limits of `engine`'s seat, on the search pool.
+    async fn search(&self, stored: &StoredGame, replayed: &Replayed, engine: Color) -> Result<Found, ApiError> {
+        let SeatSpec::Engine { level, depth, nodes, move_time_ms } = stored.header.seat(engine) else {
+            return Err(ApiError::Internal(format!("{engine} is not an engine seat")));
+        };
+        let request = pb::SearchRequest {
+            variant: crate::api::convert::variant_to_pb(stored.header.variant).into(),
+            fen: stored.header.start_fen.clone(),
+            moves: replayed.game.moves().iter().map(|m| m.notation.clone()).collect(),
+            limits: Some(pb::SearchLimits {
+                depth: depth.unwrap_or(0),
+                nodes: nodes.unwrap_or(0),
+                move_time: move_time_ms.map(|ms| crate::api::convert::duration_to_pb(Duration::from_millis(ms))),
+                clock: None,
+            }),
+            level: *level,
+            threads: 1,
+            seed: seed(&stored.header.id, replayed.game.ply()),
+            ..Default::default()
+        };
+        let job = SearchJob::new(Some(&request), &self.caps)?;
+        // An engine seat never gives up its move: when the queue is full it waits its turn.
+        let result = loop {
+            let job = job.clone();
+            let stop = AtomicBool::new(false);
+            match self.pool.run(job.threads(), move || job.run(&stop, |_| {})).await {
+                Err(ApiError::Overloaded { retry_after, .. }) => tokio::time::sleep(retry_after).await,
+                result => break result?,
+            }
+        };
+        metrics::counter!("damiera_search_nodes_total").increment(result.nodes);
+        Ok(Found { best: result.best_move, score: result.score })
+    }
+}
+
+/// What a search found.
+struct Found {
+    /// The best move, if the side to move has one.
+    best: Option<damiera_engine::Move>,
+    /// Its score for the side to move.
+    score: Score,
+}
+
+/// The score for the other side.
+fn negate(score: Score) -> Score {
+    match score {
+        Score::Value(value) => Score::Value(-value),
+        Score::WinIn(plies) => Score::LossIn(plies),
+        Score::LossIn(plies) => Score::WinIn(plies),
+    }
+}
+
+/// A seed for the engine's human-like choices: the same game and ply give the same choice.
+fn seed(id: &str, ply: usize) -> u64 {
+    id.bytes()
+        .chain(ply.to_le_bytes())
+        .fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3))
+}

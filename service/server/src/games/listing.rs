@@ -1,0 +1,69 @@
+//! `ListGames`: games newest first, filtered by variant and state, a page at a time. The page
+//! token is opaque to clients: the creation time and id of the last game of the page, hex-encoded.
+
+use super::convert::game_to_pb;
+use super::host::{store_error, Host};
+use super::record::GameStateKind;
+use super::replay::Replayed;
+use super::store::{ListFilter, PageCursor};
+use crate::api::convert::variant;
+use crate::api::ApiError;
+use crate::proto as pb;
+
+/// Games in a page when the request does not say.
+const DEFAULT_PAGE_SIZE: u32 = 50;
+
+/// The most games in a page.
+const MAX_PAGE_SIZE: u32 = 500;
+
+/// `ListGames`.
+pub async fn list_games(host: &Host, request: &pb::ListGamesRequest) -> Result<pb::ListGamesResponse, ApiError> {
+    let filter = ListFilter {
+        variant: (request.variant != 0).then(|| variant("variant", request.variant)).transpose()?,
+        state: state_filter(request.state)?,
+    };
+    let page_size = match request.page_size {
+        0 => DEFAULT_PAGE_SIZE,
+        size => size.min(MAX_PAGE_SIZE),
+    };
+    let after = (!request.page_token.is_empty()).then(|| decode_token(&request.page_token)).transpose()?;
+    // One more than the page: whether it exists says if there is a next page.
+    let mut stored = host.store().list(&filter, page_size + 1, after.as_ref()).await.map_err(store_error)?;
+    let more = stored.len() > page_size as usize;
+    stored.truncate(page_size as usize);
+    let next_page_token = match stored.last() {
+        Some(last) if more => {
+            encode_token(&PageCursor { created_at_ms: last.header.created_at_ms, id: last.header.id.clone() })
+        }
+        _ => String::new(),
+    };
+    let games = stored
+        .iter()
+        .map(|game| Replayed::from_stored(game).map(|replayed| game_to_pb(game, &replayed)))
+        .collect::<Result<_, _>>()
+        .map_err(ApiError::Internal)?;
+    Ok(pb::ListGamesResponse { games, next_page_token })
+}
+
+fn state_filter(value: i32) -> Result<Option<GameStateKind>, ApiError> {
+    use pb::position_status::State;
+    match State::try_from(value) {
+        Ok(State::Unspecified) => Ok(None),
+        Ok(State::Ongoing) => Ok(Some(GameStateKind::Ongoing)),
+        Ok(State::Won) => Ok(Some(GameStateKind::Won)),
+        Ok(State::Drawn) => Ok(Some(GameStateKind::Drawn)),
+        Err(_) => Err(ApiError::invalid("state", format!("no such state: {value}"))),
+    }
+}
+
+fn encode_token(cursor: &PageCursor) -> String {
+    hex::encode(format!("{}:{}", cursor.created_at_ms, cursor.id))
+}
+
+fn decode_token(token: &str) -> Result<PageCursor, ApiError> {
+    let bad =
+        || ApiError::invalid("page_token", "not a page token of this listing: pass next_page_token back unchanged");
+    let text = String::from_utf8(hex::decode(token).map_err(|_| bad())?).map_err(|_| bad())?;
+    let (time, id) = text.split_once(':').ok_or_else(bad)?;
+    Ok(PageCursor { created_at_ms: time.parse().map_err(|_| bad())?, id: id.to_string() })
+}

@@ -1,0 +1,179 @@
+//! `GameService`: the gRPC face of the [`Host`]. Handlers read the request, find the caller's
+//! seat from its token, and let the host do the work.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::{Duration, UNIX_EPOCH};
+
+use damiera_engine::pdn;
+use tokio_stream::Stream;
+use tonic::{Request, Response, Status};
+
+use super::auth::seat_of_caller;
+use super::convert::{game_id, game_to_pb, seat_label};
+use super::create::{import_game, new_game, NewGame};
+use super::host::{request_id, Action, Expected, Host};
+use super::listing::list_games;
+use super::record::EventKind;
+use super::replay::answer_text;
+use super::watch::Hub;
+use crate::api::{ApiError, Caps};
+use crate::proto::game_service_server::GameService;
+use crate::proto::{self as pb};
+
+/// Settings of the game service.
+#[derive(Clone, Debug)]
+pub struct GameSettings {
+    /// The largest PDN text ImportGame takes, in bytes.
+    pub max_pdn_bytes: usize,
+    /// How long a quiet WatchGame stream waits before a keep-alive message.
+    pub keep_alive: Duration,
+}
+
+/// The game service.
+#[derive(Clone, Debug)]
+pub struct GameApi {
+    /// Games and their store.
+    host: Arc<Host>,
+    /// Live watchers.
+    hub: Arc<Hub>,
+    /// Engine seat limits are checked against these.
+    caps: Arc<Caps>,
+    /// Sizes and intervals.
+    settings: GameSettings,
+}
+
+impl GameApi {
+    /// The service over the host and hub.
+    pub fn new(host: Arc<Host>, hub: Arc<Hub>, caps: Arc<Caps>, settings: GameSettings) -> GameApi {
+        GameApi { host, hub, caps, settings }
+    }
+
+    /// Acts for the caller's seat in the game `name`.
+    async fn act<T>(
+        &self,
+        request: Request<T>,
+        name: impl Fn(&T) -> &str,
+        action: Action,
+    ) -> Result<super::host::Acted, ApiError> {
+        let id = game_id(name(request.get_ref()))?;
+        self.host.act(id, |header| seat_of_caller(request.metadata(), header), &action).await
+    }
+}
+
+/// An action with no insisted state and no request id.
+fn simple(kind: EventKind, text: &str) -> Action {
+    Action { kind, text: text.to_string(), expected: Expected::default(), request_id: None }
+}
+
+type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl GameService for GameApi {
+    async fn create_game(
+        &self,
+        request: Request<pb::CreateGameRequest>,
+    ) -> Result<Response<pb::CreateGameResponse>, Status> {
+        let request = request.into_inner();
+        let NewGame { game, white_token, black_token } = new_game(&self.host, &self.caps, &request).await?;
+        Ok(Response::new(pb::CreateGameResponse { game: Some(game), white_token, black_token }))
+    }
+
+    async fn get_game(&self, request: Request<pb::GetGameRequest>) -> Result<Response<pb::GetGameResponse>, Status> {
+        let id = game_id(&request.get_ref().name)?;
+        let (stored, replayed) = self.host.load(id).await?;
+        Ok(Response::new(pb::GetGameResponse { game: Some(game_to_pb(&stored, &replayed)) }))
+    }
+
+    async fn list_games(
+        &self,
+        request: Request<pb::ListGamesRequest>,
+    ) -> Result<Response<pb::ListGamesResponse>, Status> {
+        Ok(Response::new(list_games(&self.host, request.get_ref()).await?))
+    }
+
+    async fn make_move(&self, request: Request<pb::MakeMoveRequest>) -> Result<Response<pb::MakeMoveResponse>, Status> {
+        let body = request.get_ref();
+        let action = Action {
+            kind: EventKind::Move,
+            text: body.notation.clone(),
+            expected: Expected { ply: body.expected_ply, etag: (!body.etag.is_empty()).then(|| body.etag.clone()) },
+            request_id: request_id("request_id", &body.request_id)?,
+        };
+        let acted = self.act(request, |r| &r.name, action).await?;
+        Ok(Response::new(pb::MakeMoveResponse { r#move: acted.played, game: Some(acted.game) }))
+    }
+
+    async fn resign(&self, request: Request<pb::ResignRequest>) -> Result<Response<pb::ResignResponse>, Status> {
+        let acted = self.act(request, |r| &r.name, simple(EventKind::Resign, "")).await?;
+        Ok(Response::new(pb::ResignResponse { game: Some(acted.game) }))
+    }
+
+    async fn offer_draw(
+        &self,
+        request: Request<pb::OfferDrawRequest>,
+    ) -> Result<Response<pb::OfferDrawResponse>, Status> {
+        let acted = self.act(request, |r| &r.name, simple(EventKind::OfferDraw, "")).await?;
+        Ok(Response::new(pb::OfferDrawResponse { game: Some(acted.game) }))
+    }
+
+    async fn answer_draw(
+        &self,
+        request: Request<pb::AnswerDrawRequest>,
+    ) -> Result<Response<pb::AnswerDrawResponse>, Status> {
+        let answer = answer_text(request.get_ref().accept);
+        let acted = self.act(request, |r| &r.name, simple(EventKind::AnswerDraw, answer)).await?;
+        Ok(Response::new(pb::AnswerDrawResponse { game: Some(acted.game) }))
+    }
+
+    async fn request_move_count(
+        &self,
+        request: Request<pb::RequestMoveCountRequest>,
+    ) -> Result<Response<pb::RequestMoveCountResponse>, Status> {
+        let acted = self.act(request, |r| &r.name, simple(EventKind::RequestMoveCount, "")).await?;
+        Ok(Response::new(pb::RequestMoveCountResponse { game: Some(acted.game) }))
+    }
+
+    type WatchGameStream = WatchStream;
+
+    async fn watch_game(&self, request: Request<pb::WatchGameRequest>) -> Result<Response<WatchStream>, Status> {
+        let request = request.into_inner();
+        let id = game_id(&request.name)?;
+        let stream = self.hub.watch(id, request.from_ply, self.settings.keep_alive).await?;
+        Ok(Response::new(Box::pin(stream)))
+    }
+
+    async fn export_pdn(
+        &self,
+        request: Request<pb::ExportPdnRequest>,
+    ) -> Result<Response<pb::ExportPdnResponse>, Status> {
+        let id = game_id(&request.get_ref().name)?;
+        let (stored, replayed) = self.host.load(id).await?;
+        let header = &stored.header;
+        let tags = [
+            ("Event", "Damiera game".to_string()),
+            ("Site", super::convert::game_name(id)),
+            ("Date", pdn_date(header.created_at_ms)),
+            ("White", seat_label(header, damiera_engine::Color::White)),
+            ("Black", seat_label(header, damiera_engine::Color::Black)),
+        ]
+        .map(|(name, value)| (name.to_string(), value));
+        Ok(Response::new(pb::ExportPdnResponse { pdn: pdn::write_game(&replayed.game, &tags) }))
+    }
+
+    async fn import_game(
+        &self,
+        request: Request<pb::ImportGameRequest>,
+    ) -> Result<Response<pb::ImportGameResponse>, Status> {
+        let request = request.into_inner();
+        let NewGame { game, white_token, black_token } =
+            import_game(&self.host, &self.caps, &request, self.settings.max_pdn_bytes).await?;
+        Ok(Response::new(pb::ImportGameResponse { game: Some(game), white_token, black_token }))
+    }
+}
+
+/// A PDN date, `YYYY.MM.DD`.
+fn pdn_date(ms: i64) -> String {
+    let time = UNIX_EPOCH + Duration::from_millis(ms.max(0) as u64);
+    humantime::format_rfc3339_seconds(time).to_string()[..10].replace('-', ".")
+}

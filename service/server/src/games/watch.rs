@@ -1,0 +1,196 @@
+//! [`Hub`]: live watching. Each watched game has one latest snapshot, shared by all its watchers:
+//! a change announced by the store (on PostgreSQL, from any replica) is read once and handed to
+//! every watcher, who sends only what is new to it.
+//!
+//! Announcements can be missed (a lost database connection), so the hub also re-reads every
+//! watched game at each keep-alive interval: a watcher is never stuck on an old state for longer.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{broadcast, mpsc, watch};
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::Status;
+
+use super::convert::{game_to_pb, timestamp};
+use super::host::{now_ms, Host};
+use super::record::StoredGame;
+use super::replay::Replayed;
+use crate::api::ApiError;
+use crate::proto::{self as pb, watch_game_response::Event};
+
+/// Messages buffered for a slow watcher before it holds up nobody but itself.
+const WATCHER_BUFFER: usize = 16;
+
+/// A watched game as last read.
+#[derive(Debug)]
+struct Snapshot {
+    /// The version read.
+    version: u64,
+    /// The game at that version.
+    game: pb::Game,
+}
+
+impl Snapshot {
+    fn new(stored: &StoredGame, replayed: &Replayed) -> Snapshot {
+        Snapshot { version: stored.version(), game: game_to_pb(stored, replayed) }
+    }
+
+    fn is_over(&self) -> bool {
+        let ongoing = pb::position_status::State::Ongoing as i32;
+        self.game.state.as_ref().and_then(|s| s.status.as_ref()).is_some_and(|s| s.state != ongoing)
+    }
+
+    fn update_since(&self, ply: usize) -> pb::GameUpdate {
+        pb::GameUpdate {
+            moves: self.game.moves.get(ply..).unwrap_or_default().to_vec(),
+            state: self.game.state.clone(),
+        }
+    }
+}
+
+/// The watched games of this server.
+#[derive(Debug)]
+pub struct Hub {
+    /// Where games are read.
+    host: Arc<Host>,
+    /// The latest snapshot of each watched game.
+    games: Mutex<HashMap<String, watch::Sender<Arc<Snapshot>>>>,
+}
+
+impl Hub {
+    /// A hub reading from `host`.
+    pub fn new(host: Arc<Host>) -> Hub {
+        Hub { host, games: Mutex::new(HashMap::new()) }
+    }
+
+    /// Follows the store's announcements until it closes; re-reads every watched game each
+    /// `refresh` interval as well.
+    pub async fn run(self: Arc<Self>, refresh: Duration) {
+        let mut changes = self.host.store().subscribe();
+        let mut ticks = tokio::time::interval(refresh);
+        loop {
+            tokio::select! {
+                change = changes.recv() => match change {
+                    Ok(change) => self.refresh(&change.game_id).await,
+                    Err(broadcast::error::RecvError::Lagged(_)) => self.refresh_all().await,
+                    Err(broadcast::error::RecvError::Closed) => return,
+                },
+                _ = ticks.tick() => self.refresh_all().await,
+            }
+        }
+    }
+
+    /// A stream of game `id`: the whole game (or the moves from `from_ply`), then every change,
+    /// with a keep-alive after each quiet `keep_alive`; it ends once the game is over.
+    pub async fn watch(
+        self: &Arc<Self>,
+        id: &str,
+        from_ply: Option<u32>,
+        keep_alive: Duration,
+    ) -> Result<ReceiverStream<Result<pb::WatchGameResponse, Status>>, ApiError> {
+        let (stored, replayed) = self.host.load(id).await?;
+        let ply = replayed.game.ply();
+        if let Some(from) = from_ply.filter(|&from| from as usize > ply) {
+            return Err(ApiError::invalid("from_ply", format!("the game has {ply} moves; cannot resume from {from}")));
+        }
+        let snapshot = Arc::new(Snapshot::new(&stored, &replayed));
+        let latest = self.follow(id, Arc::clone(&snapshot));
+        let first = match from_ply {
+            None => Event::Game(snapshot.game.clone()),
+            Some(from) => Event::Update(snapshot.update_since(from as usize)),
+        };
+        let (sender, receiver) = mpsc::channel(WATCHER_BUFFER);
+        tokio::spawn(relay(latest, snapshot, first, sender, keep_alive));
+        metrics::gauge!("damiera_game_watchers").increment(1.0);
+        Ok(ReceiverStream::new(receiver))
+    }
+
+    /// A receiver of game `id`'s snapshots, which starts at `snapshot` or a newer one.
+    fn follow(&self, id: &str, snapshot: Arc<Snapshot>) -> watch::Receiver<Arc<Snapshot>> {
+        let mut games = self.games.lock().expect("the hub's lock is never poisoned");
+        let sender = games.entry(id.to_string()).or_insert_with(|| watch::Sender::new(Arc::clone(&snapshot)));
+        publish(sender, snapshot);
+        let mut receiver = sender.subscribe();
+        // The hub may already hold a newer snapshot than the caller read: have the relay look.
+        receiver.mark_changed();
+        receiver
+    }
+
+    async fn refresh(&self, id: &str) {
+        let sender = {
+            let games = self.games.lock().expect("the hub's lock is never poisoned");
+            match games.get(id) {
+                Some(sender) if sender.receiver_count() > 0 => sender.clone(),
+                _ => return,
+            }
+        };
+        match self.host.load(id).await {
+            Ok((stored, replayed)) => publish(&sender, Arc::new(Snapshot::new(&stored, &replayed))),
+            Err(error) => tracing::warn!(game = id, %error, "cannot read a watched game"),
+        }
+    }
+
+    async fn refresh_all(&self) {
+        let ids: Vec<String> = {
+            let mut games = self.games.lock().expect("the hub's lock is never poisoned");
+            games.retain(|_, sender| sender.receiver_count() > 0);
+            games.keys().cloned().collect()
+        };
+        for id in ids {
+            self.refresh(&id).await;
+        }
+    }
+}
+
+/// Hands `snapshot` to the watchers if it is newer than what they have.
+fn publish(sender: &watch::Sender<Arc<Snapshot>>, snapshot: Arc<Snapshot>) {
+    sender.send_if_modified(|current| {
+        let newer = snapshot.version > current.version;
+        if newer {
+            *current = Arc::clone(&snapshot);
+        }
+        newer
+    });
+}
+
+/// One watcher: sends `first`, then what is new in each snapshot, until the game is over or the
+/// watcher leaves.
+async fn relay(
+    mut latest: watch::Receiver<Arc<Snapshot>>,
+    start: Arc<Snapshot>,
+    first: Event,
+    sender: mpsc::Sender<Result<pb::WatchGameResponse, Status>>,
+    keep_alive: Duration,
+) {
+    let send = |event| sender.send(Ok(pb::WatchGameResponse { event: Some(event) }));
+    let mut version = start.version;
+    let mut ply = start.game.moves.len();
+    let mut over = start.is_over();
+    if send(first).await.is_err() {
+        over = true;
+    }
+    while !over {
+        let event = tokio::select! {
+            changed = tokio::time::timeout(keep_alive, latest.changed()) => match changed {
+                Ok(Ok(())) => {
+                    let snapshot = Arc::clone(&latest.borrow_and_update());
+                    if snapshot.version <= version {
+                        continue;
+                    }
+                    let update = snapshot.update_since(ply);
+                    (version, ply, over) = (snapshot.version, snapshot.game.moves.len(), snapshot.is_over());
+                    Event::Update(update)
+                }
+                Ok(Err(_)) => break, // the hub is gone: the server is stopping
+                Err(_) => Event::KeepAlive(pb::KeepAlive { time: Some(timestamp(now_ms())) }),
+            },
+            () = sender.closed() => break,
+        };
+        if send(event).await.is_err() {
+            break;
+        }
+    }
+    metrics::gauge!("damiera_game_watchers").decrement(1.0);
+}
