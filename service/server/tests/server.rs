@@ -50,7 +50,7 @@ async fn health_status(health: &mut HealthClient<Channel>, service: &str) -> Res
 async fn health_serves_the_server_and_each_service() {
     let server = TestServer::start(&[]);
     let mut health = HealthClient::new(server.channel().await);
-    for service in ["", "damiera.v1.RulesService", "damiera.v1.EngineService"] {
+    for service in ["", "damiera.v1.RulesService", "damiera.v1.EngineService", "damiera.v1.GameService"] {
         assert_eq!(health_status(&mut health, service).await, Ok(ServingStatus::Serving), "service {service:?}");
     }
     assert_eq!(health_status(&mut health, "damiera.v1.ChessService").await, Err(Code::NotFound));
@@ -78,6 +78,7 @@ async fn reflection_lists_exactly_the_services_served() {
     let names: BTreeSet<String> = list.service.into_iter().map(|s| s.name).collect();
     let expected = [
         "damiera.v1.EngineService",
+        "damiera.v1.GameService",
         "damiera.v1.RulesService",
         "grpc.health.v1.Health",
         "grpc.reflection.v1.ServerReflection",
@@ -103,6 +104,7 @@ async fn v1alpha_reflection_answers_too() {
     let names: BTreeSet<String> = list.service.into_iter().map(|s| s.name).collect();
     let expected = [
         "damiera.v1.EngineService",
+        "damiera.v1.GameService",
         "damiera.v1.RulesService",
         "grpc.health.v1.Health",
         "grpc.reflection.v1alpha.ServerReflection",
@@ -324,7 +326,7 @@ async fn sigterm_turns_health_off_then_finishes_calls_in_flight_and_exits() {
 
     assert_eq!(watch.message().await.unwrap().unwrap().status(), ServingStatus::NotServing);
     // During the drain grace the server still answers, and says it is going away.
-    for service in ["damiera.v1.RulesService", "damiera.v1.EngineService"] {
+    for service in ["damiera.v1.RulesService", "damiera.v1.EngineService", "damiera.v1.GameService"] {
         assert_eq!(health_status(&mut health, service).await, Ok(ServingStatus::NotServing), "{service}");
     }
     // A load balancer that saw NOT_SERVING goes away.
@@ -368,7 +370,7 @@ async fn sigterm_exits_even_while_a_health_watch_stays_open() {
 fn sigterm_right_after_the_listening_line_shuts_down_cleanly() {
     for attempt in 1..=10 {
         let mut child = Command::new(env!("CARGO_BIN_EXE_damiera"))
-            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(["serve", "--listen", "127.0.0.1:0", "--database", &support::scratch_sqlite()])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -407,7 +409,7 @@ async fn an_oversized_request_is_refused_and_the_server_carries_on() {
 /// Runs `damiera serve` with `args` to its exit.
 fn serve_expecting_exit(args: &[&str]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_damiera"))
-        .arg("serve")
+        .args(["serve", "--database", &support::scratch_sqlite()])
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -12,6 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use damiera_server::proto::engine_service_client::EngineServiceClient;
+use damiera_server::proto::game_service_client::GameServiceClient;
 use damiera_server::proto::rules_service_client::RulesServiceClient;
 use tonic::transport::Channel;
 use tonic::{Code, Status};
@@ -30,16 +31,18 @@ pub struct TestServer {
 }
 
 impl TestServer {
-    /// Starts `damiera serve` on free loopback ports with `args` added, and waits until it listens.
+    /// Starts `damiera serve` on free loopback ports and a scratch SQLite database with `args`
+    /// added, and waits until it listens.
     pub fn start(args: &[&str]) -> TestServer {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let log = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
-            "serve-{}-{}.log",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
+        TestServer::start_on(&scratch_sqlite(), args)
+    }
+
+    /// Starts `damiera serve` on free loopback ports with games stored at `database`.
+    pub fn start_on(database: &str, args: &[&str]) -> TestServer {
+        let log = scratch_path("serve", "log");
         let mut child = Command::new(env!("CARGO_BIN_EXE_damiera"))
             .args(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--log", "info"])
+            .args(["--database", database])
             .args(args)
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&log).expect("the log file can be created"))
@@ -78,6 +81,22 @@ impl TestServer {
         EngineServiceClient::new(self.channel().await)
     }
 
+    /// A game client.
+    pub async fn games(&self) -> GameServiceClient<Channel> {
+        GameServiceClient::new(self.channel().await)
+    }
+
+    /// The server's log so far.
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Kills the process at once (SIGKILL), as a crash would.
+    pub fn kill(&mut self) {
+        self.child.kill().expect("the server can be killed");
+        self.child.wait().expect("the process can be waited for");
+    }
+
     /// The metrics page.
     pub async fn metrics_text(&self) -> String {
         let url = format!("http://{}/metrics", self.metrics);
@@ -106,6 +125,59 @@ impl Drop for TestServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A path for a scratch file of this test run, unique to the call.
+pub fn scratch_path(stem: &str, extension: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{stem}-{}-{n}.{extension}", std::process::id()))
+}
+
+/// A new, empty SQLite database for one test.
+pub fn scratch_sqlite() -> String {
+    format!("sqlite://{}", scratch_path("games", "db").display())
+}
+
+/// A new, empty PostgreSQL database for one test, on the server `DAMIERA_TEST_POSTGRES` names
+/// (an administrator's URL). Without that variable the test is skipped with a loud line, except
+/// under CI (`CI=true`), where PostgreSQL must be there and its absence fails the test.
+pub async fn scratch_postgres() -> Option<String> {
+    use sqlx::Connection;
+    let Ok(admin) = std::env::var("DAMIERA_TEST_POSTGRES") else {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true but DAMIERA_TEST_POSTGRES is not set");
+        eprintln!("SKIPPED: PostgreSQL test: set DAMIERA_TEST_POSTGRES to an administrator's URL to run it");
+        return None;
+    };
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+    let name = format!("damiera_api_{}_{}_{nanos}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+    let mut connection = sqlx::PgConnection::connect(&admin).await.expect("DAMIERA_TEST_POSTGRES accepts connections");
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut connection)
+        .await
+        .expect("a test database can be created");
+    let (base, _) = admin.rsplit_once('/').expect("the URL names a database");
+    Some(format!("{base}/{name}"))
+}
+
+/// Where a test's games are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// A scratch SQLite file.
+    Sqlite,
+    /// A scratch PostgreSQL database.
+    Postgres,
+}
+
+impl Backend {
+    /// A new, empty database of this kind; `None` when PostgreSQL is not available (skipped).
+    pub async fn scratch(self) -> Option<String> {
+        match self {
+            Backend::Sqlite => Some(scratch_sqlite()),
+            Backend::Postgres => scratch_postgres().await,
+        }
     }
 }
 
