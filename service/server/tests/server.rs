@@ -364,6 +364,29 @@ async fn sigterm_exits_even_while_a_health_watch_stays_open() {
     assert_eq!(status.and_then(|s| s.code()), Some(0), "still running {EXIT_LIMIT:?} after SIGTERM with a Watch open");
 }
 
+/// A drain ends `WatchGame` streams cleanly: after the drain grace each gets `UNAVAILABLE` with the
+/// ply to resume from, so the server exits at once rather than at the shutdown timeout.
+#[tokio::test]
+async fn sigterm_ends_game_watches_cleanly_with_the_ply_to_resume_from() {
+    use pb::watch_game_response::Event;
+    let mut server = TestServer::start(&["--drain-grace", "500ms", "--shutdown-timeout", "60s"]);
+    let mut games = server.games().await;
+    let request = pb::CreateGameRequest { variant: ITALIAN, ..Default::default() };
+    let name = games.create_game(request).await.unwrap().into_inner().game.unwrap().name;
+    let mut watch = games.watch_game(pb::WatchGameRequest { name, from_ply: None }).await.unwrap().into_inner();
+    assert!(matches!(watch.message().await.unwrap().unwrap().event, Some(Event::Game(_))));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let signalled = Instant::now();
+    server.signal("TERM");
+
+    let ended = watch.message().await.expect_err("the stream ends with a status");
+    assert_eq!(ended.code(), Code::Unavailable, "{ended:?}");
+    assert!(ended.message().contains("watch again with from_ply 0"), "{ended:?}");
+    assert!(signalled.elapsed() >= Duration::from_millis(500), "health went NOT_SERVING first, for the grace");
+    let status = server.exit_within(EXIT_LIMIT).await;
+    assert_eq!(status.and_then(|s| s.code()), Some(0), "still running {EXIT_LIMIT:?} after SIGTERM with a watch open");
+}
+
 /// Scripts and orchestrators take the "listening" line as ready: a SIGTERM sent at once must meet
 /// the server's handler (caught before the line is printed), not the default, fatal disposition.
 #[test]

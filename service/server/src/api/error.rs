@@ -106,6 +106,9 @@ pub enum ApiError {
     /// The game store cannot be reached; nothing was changed.
     #[error("{0}; nothing was changed, retry later")]
     StoreUnavailable(String),
+    /// The server is shutting down and takes no new streams.
+    #[error("the server is shutting down; call another replica or retry")]
+    ShuttingDown,
     /// This client has sent more calls than its rate allows.
     #[error("too many calls from this client; retry after {}ms", retry_after.as_millis())]
     RateLimited {
@@ -148,6 +151,7 @@ impl ApiError {
             ApiError::Refused { reason, .. } => reason,
             ApiError::StoreUnavailable(_) => "STORE_UNAVAILABLE",
             ApiError::RateLimited { .. } => "RATE_LIMITED",
+            ApiError::ShuttingDown => "SHUTTING_DOWN",
             ApiError::Internal(_) => "INTERNAL",
         }
     }
@@ -160,7 +164,7 @@ impl ApiError {
             ApiError::MissingToken | ApiError::ApiKey => Code::Unauthenticated,
             ApiError::WrongToken => Code::PermissionDenied,
             ApiError::Stale { .. } => Code::Aborted,
-            ApiError::StoreUnavailable(_) => Code::Unavailable,
+            ApiError::StoreUnavailable(_) | ApiError::ShuttingDown => Code::Unavailable,
             ApiError::Internal(_) => Code::Internal,
             _ => Code::InvalidArgument,
         }

@@ -57,12 +57,19 @@ pub struct Hub {
     host: Arc<Host>,
     /// The latest snapshot of each watched game.
     games: Mutex<HashMap<String, watch::Sender<Arc<Snapshot>>>>,
+    /// Set when the server stops: every stream ends, telling its client to resume elsewhere.
+    closing: watch::Sender<bool>,
 }
 
 impl Hub {
     /// A hub reading from `host`.
     pub fn new(host: Arc<Host>) -> Hub {
-        Hub { host, games: Mutex::new(HashMap::new()) }
+        Hub { host, games: Mutex::new(HashMap::new()), closing: watch::Sender::new(false) }
+    }
+
+    /// Ends every stream with `UNAVAILABLE` and the ply to resume from; new watches are refused.
+    pub fn close(&self) {
+        self.closing.send_replace(true);
     }
 
     /// Follows the store's announcements until it closes; re-reads every watched game each
@@ -90,6 +97,9 @@ impl Hub {
         from_ply: Option<u32>,
         keep_alive: Duration,
     ) -> Result<ReceiverStream<Result<pb::WatchGameResponse, Status>>, ApiError> {
+        if *self.closing.borrow() {
+            return Err(ApiError::ShuttingDown);
+        }
         let (stored, replayed) = self.host.load(id).await?;
         let ply = replayed.game.ply();
         if let Some(from) = from_ply.filter(|&from| from as usize > ply) {
@@ -102,7 +112,7 @@ impl Hub {
             Some(from) => Event::Update(snapshot.update_since(from as usize)),
         };
         let (sender, receiver) = mpsc::channel(WATCHER_BUFFER);
-        tokio::spawn(relay(latest, snapshot, first, sender, keep_alive));
+        tokio::spawn(relay(latest, self.closing.subscribe(), snapshot, first, sender, keep_alive));
         metrics::gauge!("damiera_game_watchers").increment(1.0);
         Ok(ReceiverStream::new(receiver))
     }
@@ -159,6 +169,7 @@ fn publish(sender: &watch::Sender<Arc<Snapshot>>, snapshot: Arc<Snapshot>) {
 /// watcher leaves.
 async fn relay(
     mut latest: watch::Receiver<Arc<Snapshot>>,
+    mut closing: watch::Receiver<bool>,
     start: Arc<Snapshot>,
     first: Event,
     sender: mpsc::Sender<Result<pb::WatchGameResponse, Status>>,
@@ -187,10 +198,20 @@ async fn relay(
                 Err(_) => Event::KeepAlive(pb::KeepAlive { time: Some(timestamp(now_ms())) }),
             },
             () = sender.closed() => break,
+            true = wait_closing(&mut closing) => {
+                let message = format!("the server is shutting down: watch again with from_ply {ply}");
+                let _ = sender.send(Err(Status::unavailable(message))).await;
+                break;
+            }
         };
         if send(event).await.is_err() {
             break;
         }
     }
     metrics::gauge!("damiera_game_watchers").decrement(1.0);
+}
+
+/// Completes with true once the hub closes (false if it is gone).
+async fn wait_closing(closing: &mut watch::Receiver<bool>) -> bool {
+    closing.wait_for(|closing| *closing).await.is_ok()
 }

@@ -51,6 +51,21 @@ pub struct ServeArgs {
     /// then (health watches, long analyses) are cut.
     #[arg(long, env = "DAMIERA_SHUTDOWN_TIMEOUT", value_parser = humantime::parse_duration, default_value = "10s")]
     pub shutdown_timeout: Duration,
+    /// How long a client connection may live before the server asks it to reconnect (HTTP/2
+    /// GOAWAY), so that clients behind a load balancer spread over new replicas; 0s: forever.
+    #[arg(long, env = "DAMIERA_MAX_CONNECTION_AGE", value_parser = humantime::parse_duration, default_value = "30m")]
+    pub max_connection_age: Duration,
+    /// How long calls on a connection past its age may go on before it is closed; WatchGame
+    /// streams cut then resume with `from_ply` on a new connection.
+    #[arg(long, env = "DAMIERA_MAX_CONNECTION_AGE_GRACE", value_parser = humantime::parse_duration, default_value = "1m")]
+    pub max_connection_age_grace: Duration,
+    /// How often the server pings an idle HTTP/2 connection, so that dead peers and silent load
+    /// balancer timeouts are noticed; 0s: never.
+    #[arg(long, env = "DAMIERA_KEEPALIVE_INTERVAL", value_parser = humantime::parse_duration, default_value = "30s")]
+    pub keepalive_interval: Duration,
+    /// How long a ping may go unanswered before the connection is closed.
+    #[arg(long, env = "DAMIERA_KEEPALIVE_TIMEOUT", value_parser = humantime::parse_duration, default_value = "10s")]
+    pub keepalive_timeout: Duration,
     /// Where hosted games are stored: sqlite://FILE (created if missing) or postgres://...;
     /// replicas that share one PostgreSQL share their games.
     #[arg(long, env = "DAMIERA_DATABASE", default_value = "sqlite://damiera.db")]

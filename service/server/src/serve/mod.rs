@@ -55,7 +55,14 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     let caps = Arc::new(args.caps().map_err(ServeError::Config)?);
     // Bad settings are refused before anything is opened or created.
     let cors = cors(&args.cors_origins)?;
-    let mut server = Server::builder().accept_http1(true);
+    let mut server = Server::builder()
+        .accept_http1(true)
+        .http2_keepalive_interval((!args.keepalive_interval.is_zero()).then_some(args.keepalive_interval))
+        .http2_keepalive_timeout(Some(args.keepalive_timeout));
+    if !args.max_connection_age.is_zero() {
+        server =
+            server.max_connection_age(args.max_connection_age).max_connection_age_grace(args.max_connection_age_grace);
+    }
     if let Some(tls) = tls_config(&args)? {
         server = server.tls_config(tls).map_err(|e| ServeError::Config(format!("TLS: {e}")))?;
     }
@@ -71,7 +78,7 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     health.set_serving::<RulesServiceServer<RulesApi>>().await;
     health.set_serving::<EngineServiceServer<EngineApi>>().await;
     health.set_serving::<GameServiceServer<GameApi>>().await;
-    let games = game_service(&args, Arc::clone(&caps), Arc::clone(&pool)).await?;
+    let (games, hub) = game_service(&args, Arc::clone(&caps), Arc::clone(&pool)).await?;
     let rules = RulesServiceServer::new(RulesApi::new(Arc::clone(&caps), Arc::clone(&pool)))
         .max_decoding_message_size(args.max_request_bytes);
     let engine = EngineServiceServer::new(EngineApi::new(caps, pool)).max_decoding_message_size(args.max_request_bytes);
@@ -95,10 +102,14 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
         .add_service(rules)
         .add_service(engine)
         .add_service(games)
-        .serve_with_incoming_shutdown(
-            incoming(listener),
-            shutdown::drain(signals, health, args.drain_grace, Arc::clone(&stopping)),
-        );
+        .serve_with_incoming_shutdown(incoming(listener), {
+            let stopping = Arc::clone(&stopping);
+            async move {
+                shutdown::drain(signals, health, args.drain_grace, stopping).await;
+                // Watch streams never end by themselves: end them now, telling clients to resume.
+                hub.close();
+            }
+        });
     tokio::select! {
         result = serving => result.map_err(|e| ServeError::Io(format!("the server stopped: {e}")))?,
         () = shutdown::deadline(stopping, args.shutdown_timeout) => {
@@ -114,7 +125,7 @@ async fn game_service(
     args: &ServeArgs,
     caps: Arc<Caps>,
     pool: Arc<SearchPool>,
-) -> Result<GameServiceServer<GameApi>, ServeError> {
+) -> Result<(GameServiceServer<GameApi>, Arc<Hub>), ServeError> {
     let store = Store::open(&args.database).await.map_err(|e| ServeError::Config(format!("--database: {e}")))?;
     tracing::info!(backend = ?store.backend(), "game store open");
     let bell = Arc::new(Notify::new());
@@ -126,7 +137,9 @@ async fn game_service(
     let settings = GameSettings { max_pdn_bytes: args.max_pdn_bytes, keep_alive: args.watch_keepalive };
     // An import may be larger than other requests, up to its own limit.
     let max_message = args.max_request_bytes.max(args.max_pdn_bytes + 64 * 1024);
-    Ok(GameServiceServer::new(GameApi::new(host, hub, caps, settings)).max_decoding_message_size(max_message))
+    let service = GameServiceServer::new(GameApi::new(host, Arc::clone(&hub), caps, settings))
+        .max_decoding_message_size(max_message);
+    Ok((service, hub))
 }
 
 /// Accepted connections, with Nagle's algorithm off: small gRPC frames would otherwise wait
