@@ -112,7 +112,8 @@ fn parse_piece_token(variant: Variant, token: &str) -> Result<Vec<(Square, Role)
 #[must_use]
 pub fn write(position: &Position) -> String {
     let variant = position.variant();
-    let mut out = String::new();
+    // "W:W…:B…": a king's letter, up to two digits and a comma for each piece.
+    let mut out = String::with_capacity(5 + 4 * position.occupied().count() as usize);
     out.push(position.turn().letter());
     for color in Color::ALL {
         out.push(':');
@@ -121,14 +122,15 @@ pub fn write(position: &Position) -> String {
         if !variant.is_numbered() {
             squares.sort_by_key(|&sq| variant.coordinates(sq)); // a1, a2, ..., b1: by file, then rank
         }
-        let names: Vec<String> = squares
-            .into_iter()
-            .map(|sq| {
-                let king = if position.kings().contains(sq) { "K" } else { "" };
-                format!("{king}{}", variant.square_name(sq))
-            })
-            .collect();
-        out.push_str(&names.join(","));
+        for (index, sq) in squares.into_iter().enumerate() {
+            if index > 0 {
+                out.push(',');
+            }
+            if position.kings().contains(sq) {
+                out.push('K');
+            }
+            variant.push_square_name(sq, &mut out);
+        }
     }
     out
 }

@@ -89,7 +89,7 @@ pub fn write(variant: Variant, mv: &Move) -> String {
         if index > 0 {
             text.push(separator);
         }
-        text.push_str(&variant.square_name(square));
+        variant.push_square_name(square, &mut text);
     }
     text
 }

@@ -211,22 +211,35 @@ impl Variant {
     /// The square's name as the variant writes it: `21` or `e3`.
     #[must_use]
     pub fn square_name(self, square: Square) -> String {
-        // Written by hand rather than with `format!`: servers write thousands of names a second.
         let mut name = String::with_capacity(3);
-        let push_number = |name: &mut String, n: u32| {
+        self.push_square_name(square, &mut name);
+        name
+    }
+
+    /// Appends the square's name to `out`: what [`Variant::square_name`] returns, without a
+    /// `String` of its own. Moves, FENs and move lists are written this way, a name at a time.
+    ///
+    /// ```
+    /// use damiera_engine::Variant;
+    /// let mut text = String::from("K");
+    /// Variant::Turkish.push_square_name(Variant::Turkish.parse_square("e3").unwrap(), &mut text);
+    /// assert_eq!(text, "Ke3");
+    /// ```
+    pub fn push_square_name(self, square: Square, out: &mut String) {
+        // Written by hand rather than with `format!`: servers write thousands of names a second.
+        let push_number = |out: &mut String, n: u32| {
             if n >= 10 {
-                name.push(char::from(b'0' + (n / 10) as u8));
+                out.push(char::from(b'0' + (n / 10) as u8));
             }
-            name.push(char::from(b'0' + (n % 10) as u8));
+            out.push(char::from(b'0' + (n % 10) as u8));
         };
         if self.is_numbered() {
-            push_number(&mut name, self.square_number(square));
+            push_number(out, self.square_number(square));
         } else {
             let (file, rank) = self.coordinates(square);
-            name.push(char::from(b'a' + file as u8));
-            push_number(&mut name, rank + 1);
+            out.push(char::from(b'a' + file as u8));
+            push_number(out, rank + 1);
         }
-        name
     }
 
     /// Reads a square name. Numbered variants take numbers and also file-and-rank names (`b3`).
