@@ -40,6 +40,11 @@ impl SearchPool {
         }
     }
 
+    /// The number of search threads.
+    pub fn thread_count(&self) -> u32 {
+        self.thread_count
+    }
+
     /// Runs `job` on `threads` search threads once they are free, and answers what it returns.
     ///
     /// Dropping the returned future while the job waits leaves the queue; once the job runs, it

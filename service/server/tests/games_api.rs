@@ -265,6 +265,11 @@ async fn a_stale_state_is_refused_and_retries_are_safe(backend: Backend) {
         games.make_move(as_seat(&game.white, request("23-19", Some(0), "0", "move-1"))).await.unwrap().into_inner();
     assert_eq!(first.r#move, again.r#move);
     assert_eq!(notations(&again.game.unwrap()), ["23-19"]);
+    // The id reused for another call is refused, never answered as if it had worked.
+    let reused = failure(games.make_move(as_seat(&game.black, request("10-14", None, "", "move-1"))).await);
+    assert_eq!((reused.code, reused.fields), (Code::InvalidArgument, vec!["request_id".to_string()]));
+    let reused = failure(games.make_move(as_seat(&game.white, request("zz-yy", None, "", "move-1"))).await);
+    assert_eq!(reused.fields, ["request_id"]);
     assert_eq!(get(&mut games, &game.name).await.state.unwrap().etag, "1");
 }
 
@@ -311,6 +316,15 @@ async fn a_retried_create_answers_the_same_game_with_new_tokens(backend: Backend
     games.make_move(as_seat(&second.white_token, move_request())).await.unwrap();
     let listed = games.list_games(ListGamesRequest::default()).await.unwrap().into_inner();
     assert_eq!(listed.games.len(), 1);
+    // Once play has begun a retry answers the game without tokens: the seats' tokens stay theirs.
+    let late =
+        games.create_game(CreateGameRequest { variant: ITALIAN, request_id: "create-42".into(), ..Default::default() });
+    let late = late.await.unwrap().into_inner();
+    assert_eq!((late.white_token.as_str(), late.black_token.as_str()), ("", ""));
+    // Another request under the same id is refused, not handed someone else's game.
+    let other = CreateGameRequest { variant: TURKISH, request_id: "create-42".into(), ..Default::default() };
+    let refused = failure(games.create_game(other).await);
+    assert_eq!((refused.code, refused.fields), (Code::InvalidArgument, vec!["request_id".to_string()]));
 }
 
 async fn resigning_ends_the_game(backend: Backend) {

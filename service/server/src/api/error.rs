@@ -106,6 +106,9 @@ pub enum ApiError {
     /// The game store cannot be reached; nothing was changed.
     #[error("{0}; nothing was changed, retry later")]
     StoreUnavailable(String),
+    /// Other calls kept changing the game while this one was being applied.
+    #[error("{0}")]
+    Contended(String),
     /// The server is shutting down and takes no new streams.
     #[error("the server is shutting down; call another replica or retry")]
     ShuttingDown,
@@ -152,6 +155,7 @@ impl ApiError {
             ApiError::StoreUnavailable(_) => "STORE_UNAVAILABLE",
             ApiError::RateLimited { .. } => "RATE_LIMITED",
             ApiError::ShuttingDown => "SHUTTING_DOWN",
+            ApiError::Contended(_) => "CONTENDED",
             ApiError::Internal(_) => "INTERNAL",
         }
     }
@@ -163,7 +167,7 @@ impl ApiError {
             ApiError::GameNotFound(_) => Code::NotFound,
             ApiError::MissingToken | ApiError::ApiKey => Code::Unauthenticated,
             ApiError::WrongToken => Code::PermissionDenied,
-            ApiError::Stale { .. } => Code::Aborted,
+            ApiError::Stale { .. } | ApiError::Contended(_) => Code::Aborted,
             ApiError::StoreUnavailable(_) | ApiError::ShuttingDown => Code::Unavailable,
             ApiError::Internal(_) => Code::Internal,
             _ => Code::InvalidArgument,

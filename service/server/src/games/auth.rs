@@ -40,6 +40,10 @@ pub fn seat_of_caller(metadata: &MetadataMap, header: &GameHeader) -> Result<Col
 fn bearer_token(metadata: &MetadataMap) -> Result<&str, ApiError> {
     let value = metadata.get("authorization").ok_or(ApiError::MissingToken)?;
     let text = value.to_str().map_err(|_| ApiError::MissingToken)?;
-    let token = text.strip_prefix("Bearer ").or_else(|| text.strip_prefix("bearer ")).ok_or(ApiError::MissingToken)?;
+    // The scheme's name is case-insensitive (RFC 7235).
+    let (scheme, token) = text.split_once(' ').ok_or(ApiError::MissingToken)?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err(ApiError::MissingToken);
+    }
     Ok(token.trim())
 }

@@ -28,7 +28,10 @@ pub fn game_name(id: &str) -> String {
 pub fn game_id(name: &str) -> Result<&str, ApiError> {
     name.strip_prefix(NAME_PREFIX)
         .filter(|id| !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
-        .ok_or_else(|| ApiError::invalid("name", format!("'{name}' is not a game name: expected games/{{id}}")))
+        .ok_or_else(|| {
+            let shown: String = name.chars().take(80).collect();
+            ApiError::invalid("name", format!("'{shown}' is not a game name: expected games/{{id}}"))
+        })
 }
 
 /// The game's `etag`: its version, which every stored change makes one more.

@@ -6,12 +6,15 @@ use damiera_engine::{Color, Game, GameOptions, Outcome, Variant};
 
 use super::auth::{hash_token, new_game_id, new_token};
 use super::convert::{first_mover, first_mover_from_pb, game_to_pb, seat_from_pb};
-use super::host::{now_ms, request_id, store_error, Host};
+use super::host::{bounded, now_ms, request_id, store_error, Host};
 use super::record::{Event, EventKind, FirstMoverChoice, GameHeader, SeatSpec};
 use super::replay::answer_text;
 use crate::api::convert::{position, variant};
 use crate::api::{ApiError, Caps};
 use crate::proto as pb;
+
+/// The longest FEN a game may start from (a full Triestina board is some 160 characters).
+const MAX_FEN: usize = 1024;
 
 /// A game just made, with the tokens of its person seats (empty for engine seats).
 #[derive(Debug)]
@@ -38,7 +41,7 @@ pub async fn new_game(host: &Host, caps: &Caps, request: &pb::CreateGameRequest)
                 "a set-up position says who moves first: leave this unset",
             ));
         }
-        Game::setup(position(variant, "fen", &request.fen)?, forfeit)
+        Game::setup(position(variant, "fen", bounded("fen", &request.fen, MAX_FEN)?)?, forfeit)
     }
     .map_err(|e| ApiError::invalid("options", e.to_string()))?;
     if game.outcome().is_over() {
@@ -79,9 +82,10 @@ pub async fn import_game(
         seat_from_pb("black", request.black.as_ref(), tag("Black"), caps)?,
     ];
     let game = &record.game;
+    // Who moves first is an option of Turkish games only; elsewhere the set-up position says it.
     let choice = match game.start().turn() {
-        Color::White => FirstMoverChoice::White,
-        Color::Black => FirstMoverChoice::Black,
+        Color::Black if game.variant() == Variant::Turkish => FirstMoverChoice::Black,
+        _ => FirstMoverChoice::White,
     };
     let header = header(game, choice, seats);
     let at_ms = header.created_at_ms;
@@ -118,8 +122,9 @@ fn header(game: &Game, first_mover: FirstMoverChoice, [white, black]: [SeatSpec;
     }
 }
 
-/// Stores the game with fresh tokens; a request id used before answers that game with fresh
-/// tokens in place of the first ones (whoever retries never got them).
+/// Stores the game with fresh tokens. A request id used before, for the same request, answers
+/// that game, with fresh tokens in place of the first ones (whoever retries never got them) as
+/// long as no move has been made; the id used for another request is refused.
 async fn store(
     host: &Host,
     mut header: GameHeader,
@@ -129,19 +134,44 @@ async fn store(
     let [white_token, black_token] = issue_tokens(&header);
     header.white_token_hash = hash(&white_token);
     header.black_token_hash = hash(&black_token);
+    let asked = header.clone();
+    let imported = events.len() as u64;
     let (stored, replayed, is_new) = host.create(header, events, request_id).await?;
     let [white_token, black_token] = if is_new {
         [white_token, black_token]
     } else {
-        let tokens = issue_tokens(&stored.header);
-        let [white_hash, black_hash] = [hash(&tokens[0]), hash(&tokens[1])];
-        host.store()
-            .replace_tokens(&stored.header.id, white_hash.as_deref(), black_hash.as_deref())
-            .await
-            .map_err(store_error)?;
-        tokens
+        if !same_request(&asked, &stored.header) {
+            return Err(ApiError::invalid(
+                "request_id",
+                "this request id made another game; use a new id for a new game".to_string(),
+            ));
+        }
+        if stored.version() > imported {
+            // The game is under way: its seats' tokens are in use and are not handed out again.
+            [String::new(), String::new()]
+        } else {
+            let tokens = issue_tokens(&stored.header);
+            let [white_hash, black_hash] = [hash(&tokens[0]), hash(&tokens[1])];
+            host.store()
+                .replace_tokens(&stored.header.id, white_hash.as_deref(), black_hash.as_deref())
+                .await
+                .map_err(store_error)?;
+            tokens
+        }
     };
     Ok(NewGame { game: game_to_pb(&stored, &replayed), white_token, black_token })
+}
+
+/// Whether a retry asks for the game that was made: same variant, seats and options, and the
+/// same start (but for a Turkish first mover drawn by lot).
+fn same_request(asked: &GameHeader, made: &GameHeader) -> bool {
+    let same_start = asked.first_mover == FirstMoverChoice::ByLot || asked.start_fen == made.start_fen;
+    asked.variant == made.variant
+        && asked.white == made.white
+        && asked.black == made.black
+        && asked.forfeit_on_capture_fault == made.forfeit_on_capture_fault
+        && asked.first_mover == made.first_mover
+        && same_start
 }
 
 /// A new token for each person's seat; empty for an engine's.

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use damiera_engine::search::Score;
 use damiera_engine::Color;
-use tokio::sync::Notify;
+use tokio::sync::{Notify, Semaphore};
 
 use super::host::{now_ms, Action, Expected, Host};
 use super::record::{EventKind, SeatSpec, StoredGame};
@@ -45,12 +45,16 @@ pub struct EngineSeats {
     bell: Arc<Notify>,
     /// Games this replica is thinking about now.
     thinking: Mutex<HashSet<String>>,
+    /// One permit per search thread: engine seats never hold more searches than the pool has
+    /// threads, so requests for `BestMove` always find room in the queue.
+    slots: Arc<Semaphore>,
 }
 
 impl EngineSeats {
     /// The engine seats, woken by `bell`.
     pub fn new(host: Arc<Host>, caps: Arc<Caps>, pool: Arc<SearchPool>, bell: Arc<Notify>) -> EngineSeats {
-        EngineSeats { host, caps, pool, bell, thinking: Mutex::new(HashSet::new()) }
+        let slots = Arc::new(Semaphore::new(pool.thread_count() as usize));
+        EngineSeats { host, caps, pool, bell, thinking: Mutex::new(HashSet::new()), slots }
     }
 
     /// Looks for work at each bell, each announced change and every [`POLL`], forever.
@@ -74,6 +78,9 @@ impl EngineSeats {
         let now = now_ms();
         let store = self.host.store();
         for id in store.engine_due(now, BATCH).await.map_err(super::host::store_error)? {
+            let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() else {
+                break; // every slot is thinking; the next look takes the rest
+            };
             if !self.thinking.lock().expect("never poisoned").insert(id.clone()) {
                 continue;
             }
@@ -83,6 +90,7 @@ impl EngineSeats {
                     tracing::warn!(game = %id, %error, "the engine could not act");
                 }
                 seats.thinking.lock().expect("never poisoned").remove(&id);
+                drop(slot);
                 // The game may be due again at once (the other seat is an engine too).
                 seats.bell.notify_one();
             });
@@ -93,14 +101,16 @@ impl EngineSeats {
     /// Takes game `id`'s lease and acts for its engine seat.
     async fn act_in(&self, id: &str) -> Result<(), ApiError> {
         let (stored, replayed) = self.host.load(id).await?;
-        if !replayed.engine_due(&stored.header) {
-            return Ok(());
-        }
+        // The lease first: a game this replica cannot act in (not due after all, a failed search)
+        // then waits out the lease instead of heading every replica's list.
         let now = now_ms();
         let lease_until = now + (self.caps.max_move_time + LEASE_MARGIN).as_millis() as i64;
         let store = self.host.store();
         if !store.claim_engine(id, stored.version(), now, lease_until).await.map_err(super::host::store_error)? {
             return Ok(()); // another replica has it
+        }
+        if !replayed.engine_due(&stored.header) {
+            return Ok(());
         }
         let to_move = replayed.game.position().turn();
         let offered_to = replayed.draw_offer.map(Color::opposite);

@@ -121,6 +121,7 @@ impl Host {
             let (stored, mut replayed) = self.load(id).await?;
             let color = seat(&stored.header)?;
             if let Some(seq) = action.request_id.as_deref().and_then(|rid| find_request(&stored, rid)) {
+                ensure_same_request(&stored, seq, color, action)?;
                 return acted_at(&stored, seq);
             }
             check_expected(&action.expected, &stored, &replayed)?;
@@ -150,14 +151,21 @@ impl Host {
 
 /// A client-chosen request id: up to 64 characters; empty: none.
 pub fn request_id(field: &str, value: &str) -> Result<Option<String>, ApiError> {
-    if value.chars().count() > MAX_REQUEST_ID {
+    let value = bounded(field, value, MAX_REQUEST_ID)?;
+    Ok((!value.is_empty()).then(|| value.to_string()))
+}
+
+/// `value`, if it has at most `max` characters: a field's size is checked before it is read, and
+/// an error never echoes a huge value.
+pub fn bounded<'a>(field: &str, value: &'a str, max: usize) -> Result<&'a str, ApiError> {
+    if value.len() > max && value.chars().count() > max {
         return Err(ApiError::over_limit(
             field,
             format!("{} characters", value.chars().count()),
-            format!("{MAX_REQUEST_ID} characters"),
+            format!("{max} characters"),
         ));
     }
-    Ok((!value.is_empty()).then(|| value.to_string()))
+    Ok(value)
 }
 
 /// Milliseconds since the Unix epoch, now.
@@ -168,6 +176,30 @@ pub fn now_ms() -> i64 {
 /// The 1-based number of the event that carried `request_id`.
 fn find_request(stored: &StoredGame, request_id: &str) -> Option<usize> {
     stored.events.iter().position(|e| e.request_id.as_deref() == Some(request_id)).map(|index| index + 1)
+}
+
+/// A retry must be the call that stored event `seq`: the same seat, the same action, the same
+/// move (however written). Anything else reused the id by mistake and must not be told it worked.
+fn ensure_same_request(stored: &StoredGame, seq: usize, color: Color, action: &Action) -> Result<(), ApiError> {
+    let event = &stored.events[seq - 1];
+    let same = event.color == color
+        && event.kind == action.kind
+        && (event.text == action.text.trim() || same_move_at(stored, seq, &action.text));
+    if same {
+        return Ok(());
+    }
+    Err(ApiError::invalid(
+        "request_id",
+        format!("this request id was used for another call on this game (event {seq}); use a new id for a new call"),
+    ))
+}
+
+/// Whether `text` is the move event `seq` stored, written another way (a short capture, say).
+fn same_move_at(stored: &StoredGame, seq: usize, text: &str) -> bool {
+    let before = StoredGame { header: stored.header.clone(), events: stored.events[..seq - 1].to_vec() };
+    let Ok(replayed) = Replayed::from_stored(&before) else { return false };
+    damiera_engine::notation::parse(replayed.game.position(), text)
+        .is_ok_and(|mv| damiera_engine::notation::write(replayed.game.variant(), &mv) == stored.events[seq - 1].text)
 }
 
 /// The game as it stands, and the move made by event number `seq` (1-based) if it was a move.

@@ -12,7 +12,7 @@ use tonic::{Request, Response, Status};
 use super::auth::seat_of_caller;
 use super::convert::{game_id, game_to_pb, seat_label};
 use super::create::{import_game, new_game, NewGame};
-use super::host::{request_id, Action, Expected, Host};
+use super::host::{bounded, request_id, Action, Expected, Host};
 use super::listing::list_games;
 use super::record::EventKind;
 use super::replay::answer_text;
@@ -20,6 +20,12 @@ use super::watch::Hub;
 use crate::api::{ApiError, Caps};
 use crate::proto::game_service_server::GameService;
 use crate::proto::{self as pb};
+
+/// The longest move text: a Triestina king's longest capture is far shorter.
+const MAX_NOTATION: usize = 256;
+
+/// The longest `etag`: a version number.
+const MAX_ETAG: usize = 32;
 
 /// Settings of the game service.
 #[derive(Clone, Debug)]
@@ -94,10 +100,11 @@ impl GameService for GameApi {
 
     async fn make_move(&self, request: Request<pb::MakeMoveRequest>) -> Result<Response<pb::MakeMoveResponse>, Status> {
         let body = request.get_ref();
+        let etag = bounded("etag", &body.etag, MAX_ETAG)?;
         let action = Action {
             kind: EventKind::Move,
-            text: body.notation.clone(),
-            expected: Expected { ply: body.expected_ply, etag: (!body.etag.is_empty()).then(|| body.etag.clone()) },
+            text: bounded("notation", &body.notation, MAX_NOTATION)?.to_string(),
+            expected: Expected { ply: body.expected_ply, etag: (!etag.is_empty()).then(|| etag.to_string()) },
             request_id: request_id("request_id", &body.request_id)?,
         };
         let acted = self.act(request, |r| &r.name, action).await?;
@@ -175,5 +182,6 @@ impl GameService for GameApi {
 /// A PDN date, `YYYY.MM.DD`.
 fn pdn_date(ms: i64) -> String {
     let time = UNIX_EPOCH + Duration::from_millis(ms.max(0) as u64);
-    humantime::format_rfc3339_seconds(time).to_string()[..10].replace('-', ".")
+    let text = humantime::format_rfc3339_seconds(time).to_string();
+    text.get(..10).map_or_else(|| "????.??.??".to_string(), |date| date.replace('-', "."))
 }

@@ -107,6 +107,8 @@ impl Hub {
         }
         let snapshot = Arc::new(Snapshot::new(&stored, &replayed));
         let latest = self.follow(id, Arc::clone(&snapshot));
+        // A change stored between the read above and following it reached no watcher: read again.
+        self.refresh(id).await;
         let first = match from_ply {
             None => Event::Game(snapshot.game.clone()),
             Some(from) => Event::Update(snapshot.update_since(from as usize)),

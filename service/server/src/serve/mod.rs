@@ -54,6 +54,9 @@ pub enum ServeError {
 pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     let caps = Arc::new(args.caps().map_err(ServeError::Config)?);
     // Bad settings are refused before anything is opened or created.
+    if args.api_key.as_deref().is_some_and(|key| key.trim().is_empty()) {
+        return Err(ServeError::Config("--api-key must not be empty".to_string()));
+    }
     let cors = cors(&args.cors_origins)?;
     let mut server = Server::builder()
         .accept_http1(true)
