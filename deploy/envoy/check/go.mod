@@ -1,3 +1,5 @@
+// deploy/envoy/check: validates deploy/envoy/envoy.yaml with Envoy's API types (go-control-plane).
+// Not part of the server; .ci/deploy-tools builds it.
 module damiera.invalid/deploy/envoy/check
 
 go 1.26.0
