@@ -7,6 +7,7 @@ mod bench;
 mod bestmove;
 mod elo;
 mod engine_match;
+mod health;
 mod moves;
 mod perft;
 mod serve;
@@ -43,6 +44,8 @@ enum Command {
     Match(Box<engine_match::MatchArgs>),
     /// Serve the rules and the engine over gRPC (and gRPC-Web) until SIGINT or SIGTERM.
     Serve(Box<damiera_server::serve::ServeArgs>),
+    /// Ask a server whether it is serving (gRPC health): exit 0 if so, 1 if not.
+    Health(health::HealthArgs),
 }
 
 /// The position a subcommand works on.
@@ -77,6 +80,8 @@ pub enum Failure {
     Internal(String),
     /// The server could not start or stopped on an error (a port in use, an unreadable file).
     Startup(String),
+    /// `damiera health` found the server not serving, or could not reach it.
+    Unhealthy(String),
 }
 
 impl Failure {
@@ -84,7 +89,7 @@ impl Failure {
     fn exit_status(&self) -> u8 {
         match self {
             Failure::BadInput(_) => 2,
-            Failure::Output(_) | Failure::Internal(_) | Failure::Startup(_) => 1,
+            Failure::Output(_) | Failure::Internal(_) | Failure::Startup(_) | Failure::Unhealthy(_) => 1,
         }
     }
 }
@@ -95,7 +100,7 @@ impl fmt::Display for Failure {
             Failure::BadInput(message) => f.write_str(message),
             Failure::Output(error) => write!(f, "cannot write output: {error}"),
             Failure::Internal(message) => write!(f, "internal error (please report): {message}"),
-            Failure::Startup(message) => f.write_str(message),
+            Failure::Startup(message) | Failure::Unhealthy(message) => f.write_str(message),
         }
     }
 }
@@ -117,6 +122,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Bench(args) => bench::run(&args, &mut out)?,
         Command::Match(args) => engine_match::run(&args, &mut out)?,
         Command::Serve(args) => serve::run(*args)?,
+        Command::Health(args) => health::run(&args, &mut out)?,
     }
     out.flush()?;
     Ok(())
@@ -193,7 +199,7 @@ mod tests {
         let message = one_line(&parse_error(&["damiera"]));
         assert_eq!(
             message,
-            "a subcommand is required (perft, moves, bestmove, bench, match, serve); see 'damiera --help'"
+            "a subcommand is required (perft, moves, bestmove, bench, match, serve, health); see 'damiera --help'"
         );
     }
 
