@@ -36,6 +36,10 @@ pub use telemetry::init_logs;
 /// The delay an overloaded answer suggests before retrying.
 const RETRY_AFTER: Duration = Duration::from_secs(1);
 
+/// Calls one connection may have open at once (hyper's default is unlimited under tonic): a
+/// client that wants more opens more connections, and one client cannot pile up without bound.
+const MAX_STREAMS_PER_CONNECTION: u32 = 1000;
+
 /// How long browsers may cache a CORS preflight answer.
 const CORS_MAX_AGE: Duration = Duration::from_secs(24 * 3600);
 
@@ -61,7 +65,8 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     let mut server = Server::builder()
         .accept_http1(true)
         .http2_keepalive_interval((!args.keepalive_interval.is_zero()).then_some(args.keepalive_interval))
-        .http2_keepalive_timeout(Some(args.keepalive_timeout));
+        .http2_keepalive_timeout(Some(args.keepalive_timeout))
+        .max_concurrent_streams(Some(MAX_STREAMS_PER_CONNECTION));
     if !args.max_connection_age.is_zero() {
         server =
             server.max_connection_age(args.max_connection_age).max_connection_age_grace(args.max_connection_age_grace);

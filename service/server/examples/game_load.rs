@@ -1,0 +1,480 @@
+//! Load on hosted games (`GameService`): moves made per second, and how fast one move reaches a
+//! thousand watchers.
+//!
+//! - `moves`: `--games K` games between two people, each driven by one task that plays a legal
+//!   move for whichever seat is to move, with that seat's token, and starts a new game when one
+//!   ends. Moves are picked locally with `damiera_engine` (seeded: the same games every run), so
+//!   every `MakeMove` is legal and the server does its full work: read the game, replay it, check
+//!   the move, store it. Prints moves per second, `MakeMove` latency (p50, p99), games created and
+//!   finished, errors by code, and the name of the longest game played.
+//! - `watch`: `--watchers N` `WatchGame` streams on one game, spread over `--connections C`
+//!   HTTP/2 connections, then `--moves M` moves, one at a time, each once every watcher has the
+//!   one before. Prints the time from sending a move to the last watcher receiving it, and from
+//!   its answer to the last watcher, median and p99 over the moves; with `--server-pid`, the
+//!   server's resident memory (VmRSS) with no watchers and with N, and their difference per
+//!   watcher.
+//!
+//! ghz drives `CreateGame` and `GetGame` (`scripts/game-load-test`), but not `MakeMove`: a move
+//! is legal only in the game's current position and only with the token of the seat to move, so a
+//! fixed request replayed by many clients would be refused after its first success, and measure
+//! the refusal.
+//!
+//! Run against a server (`scripts/game-load-test` starts one and runs everything):
+//!
+//! ```text
+//! cargo run --release -p damiera-server --example game_load -- moves --server http://127.0.0.1:50051 \
+//!     --games 50 --duration 10s
+//! cargo run --release -p damiera-server --example game_load -- watch --server http://127.0.0.1:50051 \
+//!     --watchers 1000 --moves 50 --server-pid "$(pgrep -n damiera)"
+//! ```
+//!
+//! `--json` prints one JSON object instead of the summary lines.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Parser, Subcommand};
+use damiera_engine::{notation, Color, Game, Move, Variant};
+use damiera_server::proto::game_service_client::GameServiceClient;
+use damiera_server::proto::watch_game_response::Event;
+use damiera_server::proto::{self as pb, seat::Player, CreateGameRequest, MakeMoveRequest, Seat, WatchGameRequest};
+use tokio::sync::mpsc;
+use tokio_stream::StreamExt;
+use tonic::transport::Channel;
+use tonic::{Request, Status};
+
+/// A game still going after this many moves is left, and a new one started: random play can
+/// wander for long with kings only, and long games are not what `moves` measures.
+const MAX_PLIES: usize = 200;
+
+/// After an error, a driver waits this long before its next call, so that a server in trouble is
+/// not hammered by a busy loop.
+const ERROR_PAUSE: Duration = Duration::from_millis(100);
+
+/// How long `watch` waits for every watcher to have a move before counting the missing ones.
+const FAN_OUT_TIMEOUT: Duration = Duration::from_secs(30);
+
+#[derive(Parser)]
+#[command(about = "Load on hosted games: moves per second, and WatchGame fan-out")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Many games played at once: MakeMove throughput and latency.
+    Moves(MovesArgs),
+    /// Many watchers of one game: how long a move takes to reach them all, and their memory.
+    Watch(WatchArgs),
+}
+
+/// What both modes share.
+#[derive(Args)]
+struct Common {
+    /// The server's gRPC address.
+    #[arg(long, default_value = "http://127.0.0.1:50051")]
+    server: String,
+    /// The variant played: italian, triestina or turkish.
+    #[arg(long, default_value = "italian")]
+    variant: Variant,
+    /// The seed of the move picks.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print one JSON object instead of the summary lines.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct MovesArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Games played at once, one task each.
+    #[arg(long, default_value_t = 50)]
+    games: usize,
+    /// HTTP/2 connections the games share.
+    #[arg(long, default_value_t = 4)]
+    connections: usize,
+    /// How long to play; moves in flight at the end are finished and counted.
+    #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
+    duration: Duration,
+}
+
+#[derive(Args)]
+struct WatchArgs {
+    #[command(flatten)]
+    common: Common,
+    /// WatchGame streams on the one game.
+    #[arg(long, default_value_t = 1000)]
+    watchers: usize,
+    /// HTTP/2 connections the streams are spread over.
+    #[arg(long, default_value_t = 10)]
+    connections: usize,
+    /// Moves played, one at a time.
+    #[arg(long, default_value_t = 50)]
+    moves: usize,
+    /// The pause after every watcher has a move, before the next.
+    #[arg(long, default_value = "20ms", value_parser = humantime::parse_duration)]
+    pause: Duration,
+    /// The server's process id, to read its memory from /proc; without it, memory is not shown.
+    #[arg(long)]
+    server_pid: Option<u32>,
+}
+
+#[tokio::main]
+async fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Moves(args) => moves(args).await,
+        Command::Watch(args) => watch(args).await,
+    };
+    if let Err(error) = result {
+        eprintln!("game_load: {error}");
+        std::process::exit(1);
+    }
+}
+
+// moves
+
+/// What one driver saw.
+#[derive(Default)]
+struct Tally {
+    /// The latency of every stored move.
+    moves: Vec<Duration>,
+    /// The latency of every created game.
+    creates: Vec<Duration>,
+    /// Games played to their end.
+    finished: u64,
+    /// Failed calls by gRPC code.
+    errors: BTreeMap<String, u64>,
+    /// The game with the most moves, and their number: a realistic game to read (GetGame).
+    longest: Option<(usize, String)>,
+}
+
+impl Tally {
+    fn merge(&mut self, other: Tally) {
+        self.moves.extend(other.moves);
+        self.creates.extend(other.creates);
+        self.finished += other.finished;
+        for (code, n) in other.errors {
+            *self.errors.entry(code).or_default() += n;
+        }
+        self.longest = self.longest.take().max(other.longest);
+    }
+
+    async fn failed(&mut self, status: &Status) {
+        *self.errors.entry(format!("{:?}", status.code())).or_default() += 1;
+        tokio::time::sleep(ERROR_PAUSE).await;
+    }
+}
+
+async fn moves(args: MovesArgs) -> Result<(), String> {
+    let channels = connect(&args.common.server, args.connections).await?;
+    let started = Instant::now();
+    let until = started + args.duration;
+    let drivers: Vec<_> = (0..args.games)
+        .map(|i| {
+            let client = GameServiceClient::new(channels[i % channels.len()].clone());
+            let seed = args.common.seed.wrapping_add(i as u64);
+            tokio::spawn(play_games(client, args.common.variant, seed, until))
+        })
+        .collect();
+    let mut tally = Tally::default();
+    for driver in drivers {
+        tally.merge(driver.await.map_err(|e| format!("a driver failed: {e}"))?);
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let per_second = tally.moves.len() as f64 / seconds;
+    let (move_p50, move_p99) = (percentile_ms(&mut tally.moves, 50.0), percentile_ms(&mut tally.moves, 99.0));
+    let (create_p50, create_p99) = (percentile_ms(&mut tally.creates, 50.0), percentile_ms(&mut tally.creates, 99.0));
+    if args.common.json {
+        let report = serde_json::json!({
+            "seconds": seconds, "games": args.games, "moves": tally.moves.len(), "moves_per_second": per_second,
+            "move_p50_ms": move_p50, "move_p99_ms": move_p99,
+            "created": tally.creates.len(), "create_p50_ms": create_p50, "create_p99_ms": create_p99,
+            "finished": tally.finished, "errors": tally.errors,
+            "longest_game": tally.longest.as_ref().map(|(_, name)| name),
+            "longest_game_moves": tally.longest.as_ref().map(|(plies, _)| plies),
+        });
+        println!("{report}");
+    } else {
+        println!(
+            "{} moves in {seconds:.1} s, {} games at once: {per_second:.0} moves/s",
+            tally.moves.len(),
+            args.games
+        );
+        println!("MakeMove: p50 {move_p50:.2} ms, p99 {move_p99:.2} ms");
+        println!("CreateGame: {} games, p50 {create_p50:.2} ms, p99 {create_p99:.2} ms", tally.creates.len());
+        println!("{} games played to their end; errors: {:?}", tally.finished, tally.errors);
+        if let Some((plies, name)) = &tally.longest {
+            println!("the longest game: {name}, {plies} moves");
+        }
+    }
+    Ok(())
+}
+
+/// Plays games until `until`, one at a time: creates one, plays it to its end (or [`MAX_PLIES`]),
+/// creates the next. A failed move leaves the game's state unknown, so a new game follows it.
+async fn play_games(mut client: GameServiceClient<Channel>, variant: Variant, seed: u64, until: Instant) -> Tally {
+    let mut tally = Tally::default();
+    let mut picks = Picks::new(seed);
+    while Instant::now() < until {
+        let sent = Instant::now();
+        let seats = match client.create_game(two_people(variant)).await {
+            Ok(response) => Seats::from(response.into_inner()),
+            Err(status) => {
+                tally.failed(&status).await;
+                continue;
+            }
+        };
+        tally.creates.push(sent.elapsed());
+        let mut game = Game::new(variant);
+        while Instant::now() < until && !game.outcome().is_over() && game.ply() < MAX_PLIES {
+            let legal = game.position().legal_moves();
+            let chosen = legal[picks.below(legal.len())];
+            let sent = Instant::now();
+            match client.make_move(seats.next_move(&game, &chosen)).await {
+                Ok(_) => tally.moves.push(sent.elapsed()),
+                Err(status) => {
+                    tally.failed(&status).await;
+                    break;
+                }
+            }
+            game.play_move(&chosen).expect("a move from the legal moves is legal");
+        }
+        if game.outcome().is_over() {
+            tally.finished += 1;
+        }
+        tally.longest = tally.longest.take().max(Some((game.ply(), seats.name)));
+    }
+    tally
+}
+
+// watch
+
+async fn watch(args: WatchArgs) -> Result<(), String> {
+    let variant = args.common.variant;
+    let line = unfinished_line(variant, args.moves, args.common.seed)?;
+    let channels = connect(&args.common.server, args.connections).await?;
+    let mut client = GameServiceClient::new(channels[0].clone());
+    let seats = Seats::from(client.create_game(two_people(variant)).await.map_err(|e| e.to_string())?.into_inner());
+    let rss_before = args.server_pid.map(rss_kib).transpose()?;
+
+    let (reports, mut received) = mpsc::unbounded_channel();
+    for i in 0..args.watchers {
+        let watcher = GameServiceClient::new(channels[i % channels.len()].clone());
+        tokio::spawn(follow(watcher, seats.name.clone(), reports.clone()));
+    }
+    drop(reports);
+    let ready = gather(&mut received, 0, args.watchers).await;
+    if ready.count < args.watchers {
+        return Err(format!("only {} of {} watchers got the game", ready.count, args.watchers));
+    }
+    // Let the server settle (the streams' first messages freed) before reading its memory.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let rss_watching = args.server_pid.map(rss_kib).transpose()?;
+
+    let (mut from_send, mut from_answer, mut missed) = (Vec::new(), Vec::new(), 0);
+    let mut game = Game::new(variant);
+    for chosen in &line {
+        let sent = Instant::now();
+        client.make_move(seats.next_move(&game, chosen)).await.map_err(|e| format!("a move failed: {e}"))?;
+        let answered = Instant::now();
+        game.play_move(chosen).expect("the line is legal");
+        let arrived = gather(&mut received, game.ply() as u32, args.watchers).await;
+        missed += args.watchers - arrived.count;
+        let last = arrived.last.ok_or("no watcher got a move")?;
+        from_send.push(last - sent);
+        // A watcher may have the move before the mover has its answer: that counts as zero.
+        from_answer.push(last.saturating_duration_since(answered));
+        tokio::time::sleep(args.pause).await;
+    }
+
+    let send_ms = (percentile_ms(&mut from_send, 50.0), percentile_ms(&mut from_send, 99.0));
+    let answer_ms = (percentile_ms(&mut from_answer, 50.0), percentile_ms(&mut from_answer, 99.0));
+    let per_watcher =
+        rss_before.zip(rss_watching).map(|(before, after)| (after as f64 - before as f64) / args.watchers as f64);
+    if args.common.json {
+        let report = serde_json::json!({
+            "watchers": args.watchers, "connections": channels.len(), "moves": line.len(),
+            "send_to_last_p50_ms": send_ms.0, "send_to_last_p99_ms": send_ms.1,
+            "answer_to_last_p50_ms": answer_ms.0, "answer_to_last_p99_ms": answer_ms.1,
+            "missed": missed, "rss_before_kib": rss_before, "rss_watching_kib": rss_watching,
+            "kib_per_watcher": per_watcher,
+        });
+        println!("{report}");
+    } else {
+        println!("{} watchers over {} connections, {} moves", args.watchers, channels.len(), line.len());
+        println!("move sent to the last watcher: median {:.2} ms, p99 {:.2} ms", send_ms.0, send_ms.1);
+        println!("move answered to the last watcher: median {:.2} ms, p99 {:.2} ms", answer_ms.0, answer_ms.1);
+        println!("updates missed: {missed}");
+        if let (Some(before), Some(after), Some(per)) = (rss_before, rss_watching, per_watcher) {
+            println!("server VmRSS: {before} KiB with no watchers, {after} KiB with them: {per:.1} KiB a watcher");
+        }
+    }
+    Ok(())
+}
+
+/// One watcher: reports the ply of the game when its stream opens, then that of every update.
+async fn follow(mut client: GameServiceClient<Channel>, name: String, reports: mpsc::UnboundedSender<(u32, Instant)>) {
+    let mut stream = match client.watch_game(WatchGameRequest { name, from_ply: None }).await {
+        Ok(response) => response.into_inner(),
+        Err(status) => return eprintln!("game_load: WatchGame failed: {status}"),
+    };
+    while let Some(message) = stream.next().await {
+        let state = match message.map(|m| m.event) {
+            Ok(Some(Event::Game(game))) => game.state,
+            Ok(Some(Event::Update(update))) => update.state,
+            Ok(Some(Event::KeepAlive(_)) | None) => continue,
+            Err(status) => return eprintln!("game_load: a watch stream failed: {status}"),
+        };
+        let ply = state.map_or(0, |s| s.ply);
+        if reports.send((ply, Instant::now())).is_err() {
+            return;
+        }
+    }
+}
+
+/// How many watchers reported a ply, and when the last of them did.
+struct Arrivals {
+    count: usize,
+    last: Option<Instant>,
+}
+
+/// Waits until `watchers` watchers report `ply` (or [`FAN_OUT_TIMEOUT`] passes).
+async fn gather(received: &mut mpsc::UnboundedReceiver<(u32, Instant)>, ply: u32, watchers: usize) -> Arrivals {
+    let mut arrivals = Arrivals { count: 0, last: None };
+    let deadline = tokio::time::Instant::now() + FAN_OUT_TIMEOUT;
+    while arrivals.count < watchers {
+        match tokio::time::timeout_at(deadline, received.recv()).await {
+            Ok(Some((reported, at))) if reported == ply => {
+                arrivals.count += 1;
+                arrivals.last = arrivals.last.max(Some(at));
+            }
+            Ok(Some(_)) => {}
+            Ok(None) | Err(_) => break,
+        }
+    }
+    arrivals
+}
+
+/// `plies` moves from the start that leave the game going: the watchers' streams end with the
+/// game, and a game over would end the measurement early. The first seed from `seed` whose
+/// random game lasts that long.
+fn unfinished_line(variant: Variant, plies: usize, seed: u64) -> Result<Vec<Move>, String> {
+    for attempt in 0..10_000 {
+        let mut picks = Picks::new(seed.wrapping_add(attempt));
+        let mut game = Game::new(variant);
+        let mut line = Vec::with_capacity(plies);
+        while line.len() < plies && !game.outcome().is_over() {
+            let legal = game.position().legal_moves();
+            let chosen = legal[picks.below(legal.len())];
+            game.play_move(&chosen).expect("a move from the legal moves is legal");
+            line.push(chosen);
+        }
+        if !game.outcome().is_over() {
+            return Ok(line);
+        }
+    }
+    Err(format!("no random {variant} game of {plies} moves found; ask for fewer"))
+}
+
+/// The server's resident memory, from /proc.
+fn rss_kib(pid: u32) -> Result<u64, String> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).map_err(|e| format!("process {pid}: {e}"))?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:")?.trim().strip_suffix("kB")?.trim().parse().ok())
+        .ok_or_else(|| format!("no VmRSS in /proc/{pid}/status"))
+}
+
+// Shared
+
+/// `count` HTTP/2 connections to `server`, each established now.
+async fn connect(server: &str, count: usize) -> Result<Vec<Channel>, String> {
+    let endpoint = Channel::from_shared(server.to_string()).map_err(|e| format!("--server {server}: {e}"))?;
+    let mut channels = Vec::with_capacity(count);
+    for _ in 0..count.max(1) {
+        channels.push(endpoint.connect().await.map_err(|e| format!("cannot connect to {server}: {e}"))?);
+    }
+    Ok(channels)
+}
+
+fn two_people(variant: Variant) -> CreateGameRequest {
+    let person = |name: &str| Seat { player: Some(Player::Person(pb::Person { display_name: name.to_string() })) };
+    let variant = match variant {
+        Variant::Italian => pb::Variant::Italian,
+        Variant::Triestina => pb::Variant::Triestina,
+        Variant::Turkish => pb::Variant::Turkish,
+    };
+    CreateGameRequest {
+        variant: variant.into(),
+        white: Some(person("White")),
+        black: Some(person("Black")),
+        ..Default::default()
+    }
+}
+
+/// A created game's name and its seats' tokens.
+struct Seats {
+    name: String,
+    white: String,
+    black: String,
+}
+
+impl From<pb::CreateGameResponse> for Seats {
+    fn from(response: pb::CreateGameResponse) -> Seats {
+        let name = response.game.map(|game| game.name).unwrap_or_default();
+        Seats { name, white: response.white_token, black: response.black_token }
+    }
+}
+
+impl Seats {
+    /// The request that plays `chosen` in `game`, with the token of the seat to move and the ply
+    /// it is for, as a careful client sends it.
+    fn next_move(&self, game: &Game, chosen: &Move) -> Request<MakeMoveRequest> {
+        let message = MakeMoveRequest {
+            name: self.name.clone(),
+            notation: notation::write(game.variant(), chosen),
+            expected_ply: Some(game.ply() as u32),
+            ..Default::default()
+        };
+        let token = match game.position().turn() {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        };
+        let mut request = Request::new(message);
+        let header = format!("Bearer {token}").parse().expect("a token is a valid header value");
+        request.metadata_mut().insert("authorization", header);
+        request
+    }
+}
+
+/// Seeded move picks (xorshift64): the same games on every run and machine.
+struct Picks(u64);
+
+impl Picks {
+    fn new(seed: u64) -> Picks {
+        // xorshift never leaves zero; any other start will do.
+        Picks(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// A number below `n`.
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// The `p`th percentile (nearest rank) of `samples`, in milliseconds; 0 when there are none.
+fn percentile_ms(samples: &mut [Duration], p: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    samples.sort_unstable();
+    let rank = ((p / 100.0) * samples.len() as f64).ceil() as usize;
+    samples[rank.clamp(1, samples.len()) - 1].as_secs_f64() * 1e3
+}
