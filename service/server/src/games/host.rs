@@ -122,7 +122,7 @@ impl Host {
             let color = seat(&stored.header)?;
             if let Some(seq) = action.request_id.as_deref().and_then(|rid| find_request(&stored, rid)) {
                 ensure_same_request(&stored, seq, color, action)?;
-                return acted_at(&stored, seq);
+                return Ok(acted_at(&stored, &replayed, seq));
             }
             check_expected(&action.expected, &stored, &replayed)?;
             let at_ms = now_ms();
@@ -136,7 +136,7 @@ impl Host {
                     }
                     let mut after = stored;
                     after.events.push(event);
-                    return acted_at(&after, after.events.len());
+                    return Ok(acted_at(&after, &replayed, after.events.len()));
                 }
                 // Read again: the stored duplicate answers, or the expected state is checked anew.
                 Appended::Duplicate(_) | Appended::Conflict => continue,
@@ -203,14 +203,14 @@ fn same_move_at(stored: &StoredGame, seq: usize, text: &str) -> bool {
 }
 
 /// The game as it stands, and the move made by event number `seq` (1-based) if it was a move.
-fn acted_at(stored: &StoredGame, seq: usize) -> Result<Acted, ApiError> {
-    let replayed = Replayed::from_stored(stored).map_err(ApiError::Internal)?;
+/// `replayed` is `stored` replayed: the caller has it already.
+fn acted_at(stored: &StoredGame, replayed: &Replayed, seq: usize) -> Acted {
     let event = &stored.events[seq - 1];
     let played = (event.kind == EventKind::Move).then(|| {
         let ply = stored.events[..seq - 1].iter().filter(|e| e.kind == EventKind::Move).count();
-        moves_to_pb(&replayed, ply).into_iter().next().unwrap_or_else(|| forfeited_move(event, ply))
+        moves_to_pb(replayed, ply).into_iter().next().unwrap_or_else(|| forfeited_move(event, ply))
     });
-    Ok(Acted { game: game_to_pb(stored, &replayed), played })
+    Acted { game: game_to_pb(stored, replayed), played }
 }
 
 /// A move that lost by a capture fault: as sent, with no structured form.
