@@ -15,7 +15,8 @@ export function colorName(color: Color): string {
 
 /** One line per move: "ply 3  Black  11-15". */
 export function describeMove(move: GameMove): string {
-  return `ply ${String(move.ply).padStart(3)}  ${colorName(move.color).padEnd(5)}  ${move.notation}`;
+  const ply = String(move.ply).padStart(3);
+  return `ply ${ply}  ${colorName(move.color).padEnd(5)}  ${move.notation}`;
 }
 
 /** "White wins (no pieces)", "draw (repetition)", "ongoing". */

@@ -14,7 +14,7 @@ export interface DamieraError {
   readonly code: Code;
   /** The message for people, without the code in front. */
   readonly message: string;
-  /** What a program switches on: ILLEGAL_MOVE, GAME_NOT_FOUND, …; undefined without an ErrorInfo. */
+  /** What a program switches on (ILLEGAL_MOVE, GAME_NOT_FOUND, …); undefined without one. */
   readonly reason: string | undefined;
   /** The ErrorInfo's facts, such as `legalMoves` for ILLEGAL_MOVE; empty without one. */
   readonly metadata: Readonly<Record<string, string>>;

@@ -43,7 +43,9 @@ async function showIllegalMoveError(clients: DamieraClients, variant: Variant): 
 
 async function main(): Promise<void> {
   const variant = VARIANTS[args.variant];
-  if (variant === undefined) throw new Error(`--variant: one of ${Object.keys(VARIANTS).join(", ")}`);
+  if (variant === undefined) {
+    throw new Error(`--variant: one of ${Object.keys(VARIANTS).join(", ")}`);
+  }
   const clients = createDamieraClients(createDamieraTransport(serverConfigFromEnv()));
   await showIllegalMoveError(clients, variant);
 
@@ -55,7 +57,8 @@ async function main(): Promise<void> {
     opponent: { level: Number(args["engine-level"]), limits: { moveTime } },
     onMove: (move) => console.log(describeMove(move)),
   });
-  console.log(`${game.name}: ${describeStatus(game.state.status)} after ${game.moves.length} moves`);
+  const result = describeStatus(game.state.status);
+  console.log(`${game.name}: ${result} after ${game.moves.length} moves`);
 }
 
 main().catch((error: unknown) => {

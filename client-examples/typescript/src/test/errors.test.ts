@@ -49,11 +49,13 @@ describe("errors", () => {
   test("seat actions: MISSING_TOKEN, WRONG_TOKEN, NOT_YOUR_TURN, STALE_STATE", async () => {
     const game = await createTwoPlayerGame(Variant.ITALIAN);
     const move = { name: game.name, notation: "22-18" };
+    const byBlack = { name: game.name, notation: "9-13" };
+    const staleMove = { ...move, expectedPly: 3 };
     const expectations = [
       [() => clients.games.makeMove(move), Code.Unauthenticated, "MISSING_TOKEN"],
-      [() => clients.games.makeMove(move, actAsSeat("not-a-token")), Code.PermissionDenied, "WRONG_TOKEN"],
-      [() => clients.games.makeMove({ ...move, notation: "9-13" }, game.black), Code.FailedPrecondition, "NOT_YOUR_TURN"],
-      [() => clients.games.makeMove({ ...move, expectedPly: 3 }, game.white), Code.Aborted, "STALE_STATE"],
+      [() => clients.games.makeMove(move, actAsSeat("nope")), Code.PermissionDenied, "WRONG_TOKEN"],
+      [() => clients.games.makeMove(byBlack, game.black), Code.FailedPrecondition, "NOT_YOUR_TURN"],
+      [() => clients.games.makeMove(staleMove, game.white), Code.Aborted, "STALE_STATE"],
     ] as const;
     for (const [call, code, reason] of expectations) {
       const error = await failureOf(call());

@@ -31,7 +31,8 @@ describe("withRetries", () => {
   });
 
   test("retries RESOURCE_EXHAUSTED and UNAVAILABLE, waiting the RetryInfo delay", async () => {
-    const { call, counter } = failingCall(overloaded(30), new ConnectError("down", Code.Unavailable));
+    const unavailable = new ConnectError("down", Code.Unavailable);
+    const { call, counter } = failingCall(overloaded(30), unavailable);
     const started = performance.now();
     assert.equal(await withRetries(call, { attempts: 3, backoffMs: 1 }), "done");
     assert.equal(counter.calls, 3);
