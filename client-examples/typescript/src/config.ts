@@ -15,7 +15,8 @@ export interface ServerConfig {
  * Reads the server's address from the environment. DAMIERA_URL wins; a bare DAMIERA_ADDR
  * (host:port, as gRPC tools take it) means plaintext HTTP/2.
  */
-export function serverConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+export function serverConfigFromEnv(): ServerConfig {
+  const env = process.env;
   const url = env.DAMIERA_URL?.trim();
   const addr = env.DAMIERA_ADDR?.trim();
   const baseUrl = url || (addr ? `http://${addr}` : undefined);

@@ -9,7 +9,7 @@ import {
 } from "./gen/damiera/v1/types_pb.js";
 
 /** "White" or "Black". */
-export function colorName(color: Color): string {
+function colorName(color: Color): string {
   return color === Color.WHITE ? "White" : color === Color.BLACK ? "Black" : "nobody";
 }
 

@@ -6,7 +6,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorInfoSchema, RetryInfoSchema } from "./gen/google/rpc/error_details_pb.js";
 
 /** The domain of every ErrorInfo that Damiera sends. */
-export const DAMIERA_ERROR_DOMAIN = "damiera.dev";
+const DAMIERA_ERROR_DOMAIN = "damiera.dev";
 
 /** A failed call, decoded. */
 export interface DamieraError {

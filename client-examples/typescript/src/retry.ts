@@ -16,7 +16,7 @@ export interface RetryPolicy {
 }
 
 /** Three calls, 200 ms apart and then 400 ms unless the server says otherwise. */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 3, backoffMs: 200 };
+const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 3, backoffMs: 200 };
 
 /**
  * The codes worth a retry: the server is busy or unreachable for now. ABORTED is left out on

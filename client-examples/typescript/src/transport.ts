@@ -10,7 +10,7 @@ import type { ServerConfig } from "./config.js";
  * The deadline of a unary call unless it sets its own `timeoutMs`. Streams such as WatchGame pass
  * `timeoutMs: 0` (no deadline) and are ended with an AbortSignal instead.
  */
-export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Sends `x-api-key`, which a server started with `--api-key` wants on every call. */
 function apiKeyInterceptor(apiKey: string): Interceptor {
