@@ -1,6 +1,6 @@
 """Generates the Python gRPC stubs of Damiera's API from ../../proto into ./damiera (git-ignored).
 
-Run it with the venv's Python before the examples or the tests: `.venv/bin/python generate_stubs.py`.
+Run it with the venv's Python before the examples or tests: `.venv/bin/python generate_stubs.py`.
 The google.rpc types that errors carry (Status, ErrorInfo, BadRequest, RetryInfo) come ready-made
 from the googleapis-common-protos package, so only Damiera's own files are generated here.
 """

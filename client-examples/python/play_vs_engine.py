@@ -1,4 +1,4 @@
-"""Plays a whole hosted game against the engine through GameService, printing every move and the result.
+"""Plays a whole hosted game against the engine through GameService, printing its moves and result.
 
     .venv/bin/python play_vs_engine.py --variant italian --engine-level 5 --hint-depth 0
 

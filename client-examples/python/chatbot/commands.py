@@ -1,4 +1,4 @@
-"""The bot's commands: `!new`, `!move`, `!board`, `!hint`, `!resign`, `!help`, for any chat platform.
+"""The bot's commands, `!new`, `!move`, `!board`, `!hint`, `!resign` and `!help`, for any chat.
 
 A person plays White in their chat's game and the engine plays Black on the server. Every answer
 that shows the board carries it twice, from RulesService.RenderPosition: as monospace text and as
@@ -83,7 +83,9 @@ class ChatBot:
         try:
             return action(str(chat_id), argument.strip())
         except NoGame:
-            return Reply(f"There is no game in this chat yet: start one with !new {variant_names()[0]}.")
+            return Reply(
+                f"There is no game in this chat yet: start one with !new {variant_names()[0]}."
+            )
         except grpc.RpcError as error:
             return Reply(explain_refusal(decode_error(error)))
 

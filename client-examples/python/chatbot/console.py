@@ -19,7 +19,7 @@ def main() -> None:
     bot = ChatBot(services)
     print("Type !help for the commands; an empty line or end of input quits.")
     try:
-        while (line := input("> ").strip()):
+        while line := input("> ").strip():
             reply = bot.handle(CHAT_ID, line)
             if reply is None:
                 print("(not a command: commands start with !)")

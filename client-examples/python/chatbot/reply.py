@@ -1,4 +1,4 @@
-"""What the bot answers: a message, and the board as monospace text and as a PNG image when it has one."""
+"""What the bot answers: a message, and the board as monospace text and as a PNG when it has one."""
 
 from dataclasses import dataclass
 

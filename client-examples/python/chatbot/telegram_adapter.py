@@ -1,6 +1,7 @@
-"""Plugs the chat bot into Telegram with python-telegram-bot: each chat's text commands in, replies out.
+"""Plugs the chat bot into Telegram with python-telegram-bot: each chat's commands in, replies out.
 
-    TELEGRAM_BOT_TOKEN=123:ABC DAMIERA_ADDR=127.0.0.1:50051 .venv/bin/python -m chatbot.telegram_adapter
+    export TELEGRAM_BOT_TOKEN=123:ABC DAMIERA_ADDR=127.0.0.1:50051
+    .venv/bin/python -m chatbot.telegram_adapter
 
 Messages that start with "!" go to ChatBot.handle (in a worker thread: the gRPC calls block, and
 the engine's reply takes a moment); the answer comes back as an HTML message with the text board

@@ -24,7 +24,8 @@ def address_from_environment() -> str:
     address = os.environ.get(ADDRESS_VARIABLE, "").strip()
     if not address:
         raise RuntimeError(
-            f"${ADDRESS_VARIABLE} is not set: start a server (damiera serve --listen 127.0.0.1:50051) "
+            f"${ADDRESS_VARIABLE} is not set: start a server "
+            "(damiera serve --listen 127.0.0.1:50051) "
             f"and export {ADDRESS_VARIABLE}=127.0.0.1:50051"
         )
     return address
@@ -52,7 +53,9 @@ class _MetadataInterceptor(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamCli
         )
 
     def intercept_unary_unary(self, continuation, client_call_details, request):
-        return continuation(self._with_defaults(client_call_details, self._default_deadline), request)
+        return continuation(
+            self._with_defaults(client_call_details, self._default_deadline), request
+        )
 
     def intercept_unary_stream(self, continuation, client_call_details, request):
         return continuation(self._with_defaults(client_call_details, None), request)

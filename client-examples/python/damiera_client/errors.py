@@ -43,7 +43,7 @@ class DamieraError:
 
 
 def decode_error(error: grpc.RpcError) -> DamieraError:
-    """Reads the status code, message and the ErrorInfo, BadRequest and RetryInfo details of `error`."""
+    """The status code, message and ErrorInfo, BadRequest and RetryInfo details of `error`."""
     decoded = {"code": error.code(), "message": error.details() or ""}
     status = rpc_status.from_call(error)
     if status is None:

@@ -19,7 +19,7 @@ _DRAW_REASONS = {
 
 
 def format_score(score: types_pb2.Score) -> str:
-    """"+0.35" (men, side to move's view), "win in 7 plies" or "loss in 4 plies"."""
+    """ "+0.35" (men, side to move's view), "win in 7 plies" or "loss in 4 plies"."""
     kind = score.WhichOneof("value")
     if kind == "win_in_plies":
         return f"win in {score.win_in_plies} plies"
@@ -39,11 +39,10 @@ def color_name(color: types_pb2.Color) -> str:
 
 
 def format_status(status: types_pb2.PositionStatus) -> str:
-    """"White wins (no legal move)", "Draw (repetition)" or "Ongoing"."""
+    """ "White wins (no legal move)", "Draw (repetition)" or "Ongoing"."""
     if status.state == types_pb2.PositionStatus.STATE_WON:
         reason = _WIN_REASONS.get(status.win_reason, "unknown reason")
         return f"{color_name(status.winner)} wins ({reason})"
     if status.state == types_pb2.PositionStatus.STATE_DRAWN:
         return f"Draw ({_DRAW_REASONS.get(status.draw_reason, 'unknown reason')})"
     return "Ongoing"
-

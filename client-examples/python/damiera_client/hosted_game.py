@@ -1,4 +1,4 @@
-"""One person's seat in a hosted game against the engine: create, move, watch, resign, ask for a hint.
+"""A person's seat in a hosted game against the engine: create, move, watch, resign, ask for a hint.
 
 The seat token that CreateGame answers is the person's only key to the seat; every action for the
 seat sends it as `authorization: Bearer <token>` metadata. Reading and watching need no token.
@@ -27,7 +27,10 @@ class Turn:
 
 def is_over(status: types_pb2.PositionStatus) -> bool:
     """True once the game is won or drawn."""
-    return status.state in (types_pb2.PositionStatus.STATE_WON, types_pb2.PositionStatus.STATE_DRAWN)
+    return status.state in (
+        types_pb2.PositionStatus.STATE_WON,
+        types_pb2.PositionStatus.STATE_DRAWN,
+    )
 
 
 @dataclass(frozen=True)

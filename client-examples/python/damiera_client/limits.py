@@ -6,7 +6,7 @@ from damiera.v1 import types_pb2
 
 
 def search_limits(*, depth: int = 0, move_time_ms: int = 0) -> types_pb2.SearchLimits:
-    """Stop at `depth` plies or after `move_time_ms`, whichever comes first; 0 leaves a limit unset."""
+    """Stop at `depth` plies or after `move_time_ms`, whichever comes first; 0: that limit unset."""
     limits = types_pb2.SearchLimits(depth=depth)
     if move_time_ms:
         move_time = duration_pb2.Duration()

@@ -38,7 +38,9 @@ def with_retries(
             return call()
         except grpc.RpcError as error:
             decoded = decode_error(error)
-            retryable = decoded.code in RETRIED_CODES and decoded.reason not in NEVER_RETRIED_REASONS
+            retryable = (
+                decoded.code in RETRIED_CODES and decoded.reason not in NEVER_RETRIED_REASONS
+            )
             if not retryable or attempt >= attempts:
                 raise
             sleep(decoded.retry_delay_seconds if decoded.retry_delay_seconds is not None else delay)

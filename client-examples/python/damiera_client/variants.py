@@ -1,4 +1,4 @@
-"""Turns the variant names people type ("italian", "triestina", "turkish") into the proto enum and back."""
+"""Variant names as people type them ("italian", "triestina", "turkish"), to the enum and back."""
 
 from damiera.v1 import types_pb2
 

@@ -32,7 +32,10 @@ class FakeTelegramApi(BaseRequest):
         parameters = request_data.parameters if request_data else {}
         files = request_data.multipart_data if request_data and request_data.contains_files else {}
         self.calls.append((api_method, parameters, files))
-        return 200, json.dumps({"ok": True, "result": self._result(api_method, parameters)}).encode()
+        return (
+            200,
+            json.dumps({"ok": True, "result": self._result(api_method, parameters)}).encode(),
+        )
 
     def _result(self, api_method: str, parameters: dict):
         if api_method == "getMe":

@@ -2,10 +2,12 @@
 
 import re
 
+import grpc
 import pytest
 
-from chatbot.commands import GAME_OVER, HELP, ChatBot
+from chatbot.commands import GAME_OVER, HELP, ChatBot, explain_refusal
 from damiera.v1 import rules_service_pb2, types_pb2
+from damiera_client.errors import decode_error
 from damiera_client.limits import search_limits
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -25,7 +27,9 @@ ITALIAN_START_BOARD = [
 @pytest.fixture
 def bot(services):
     # Depth limits keep the engine's answers quick and the same on every run.
-    return ChatBot(services, engine_limits=search_limits(depth=2), hint_limits=search_limits(depth=2))
+    return ChatBot(
+        services, engine_limits=search_limits(depth=2), hint_limits=search_limits(depth=2)
+    )
 
 
 def legal_after(services, variant, fen):
@@ -37,7 +41,12 @@ def test_help_lists_every_command(bot):
     reply = bot.handle("chat-help", "!help")
     assert reply.text == HELP
     assert [line.split()[0] for line in HELP.splitlines()[1:]] == [
-        "!new", "!move", "!board", "!hint", "!resign", "!help",
+        "!new",
+        "!move",
+        "!board",
+        "!hint",
+        "!resign",
+        "!help",
     ]
     assert (reply.board_text, reply.board_png) == ("", b"")
 
@@ -57,7 +66,10 @@ def test_commands_before_a_game_say_there_is_none(bot, command):
 
 
 def test_new_needs_a_known_variant(bot):
-    assert bot.handle("chat-new", "!new checkers").text == "Which variant? !new italian|triestina|turkish"
+    assert (
+        bot.handle("chat-new", "!new checkers").text
+        == "Which variant? !new italian|triestina|turkish"
+    )
     assert bot.handle("chat-new", "!board").text == NO_GAME
 
 
@@ -120,3 +132,16 @@ def test_each_chat_has_its_own_game(bot):
     assert other.board_text.splitlines()[1] == "7  b  b  b  b  b  b  b  b"
     assert bot.handle(1002, "!move 22-18").text.startswith("That is not a move.")
     assert bot.handle(1002, "!move c3-c4").text.startswith("You played c3-c4. The engine played ")
+
+
+def test_an_ambiguous_move_is_explained_with_its_candidates(services):
+    request = rules_service_pb2.ApplyMoveRequest(
+        variant=types_pb2.VARIANT_ITALIAN, fen="W:W22:B19,11,18,10", move="22x6"
+    )
+    with pytest.raises(grpc.RpcError) as raised:
+        services.rules.ApplyMove(request)
+    explained = explain_refusal(decode_error(raised.value))
+    assert explained in (
+        "That fits several moves; say which: 22x13x6, 22x15x6.",
+        "That fits several moves; say which: 22x15x6, 22x13x6.",
+    )

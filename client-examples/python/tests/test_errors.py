@@ -27,13 +27,17 @@ def test_an_illegal_move_is_refused_with_the_legal_moves(services):
 
 
 def test_a_missing_variant_names_the_variant_field(services):
-    error = refusal_of(lambda: services.rules.ApplyMove(rules_service_pb2.ApplyMoveRequest(move="22-18")))
+    error = refusal_of(
+        lambda: services.rules.ApplyMove(rules_service_pb2.ApplyMoveRequest(move="22-18"))
+    )
     assert error.reason == "UNSUPPORTED_VARIANT"
     assert [violation.field for violation in error.field_violations] == ["variant"]
 
 
 def test_a_bad_fen_names_the_token_at_fault(services):
-    request = rules_service_pb2.ParsePositionRequest(variant=types_pb2.VARIANT_ITALIAN, fen="W:W99:B1")
+    request = rules_service_pb2.ParsePositionRequest(
+        variant=types_pb2.VARIANT_ITALIAN, fen="W:W99:B1"
+    )
     error = refusal_of(lambda: services.rules.ParsePosition(request))
     assert (error.reason, error.metadata) == ("INVALID_FEN", {"token": "99"})
     assert error.field_violations == (
@@ -58,3 +62,12 @@ def test_a_move_for_a_stale_ply_is_aborted_and_not_retried(services):
     assert (error.code, error.reason) == (grpc.StatusCode.ABORTED, "STALE_STATE")
     assert [violation.field for violation in error.field_violations] == ["expected_ply"]
     assert game.get().state.ply == 0
+
+
+def test_an_ambiguous_short_form_lists_the_moves_it_fits(services):
+    request = rules_service_pb2.ApplyMoveRequest(
+        variant=types_pb2.VARIANT_ITALIAN, fen="W:W22:B19,11,18,10", move="22x6"
+    )
+    error = refusal_of(lambda: services.rules.ApplyMove(request))
+    assert error.reason == "AMBIGUOUS_MOVE"
+    assert sorted(error.metadata["candidates"].split()) == ["22x13x6", "22x15x6"]

@@ -29,6 +29,7 @@ def test_a_whole_game_against_the_engine_ends_in_its_win(services):
     ]
     assert lines[-1].startswith(f"Result after {finished.state.ply} plies: Black wins (")
 
+
 def test_the_engine_moves_first_when_the_person_plays_black(services):
     game = HostedGame.create_against_engine(
         services,

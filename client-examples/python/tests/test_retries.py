@@ -1,4 +1,4 @@
-"""with_retries waits as RetryInfo says on RESOURCE_EXHAUSTED and ABORTED, and never retries STALE_STATE.
+"""with_retries waits as RetryInfo says on RESOURCE_EXHAUSTED and ABORTED; STALE_STATE is final.
 
 These run offline: the refusals are built here as the server sends them, in the
 grpc-status-details-bin trailer.

@@ -1,4 +1,4 @@
-"""RulesService answers exactly: legal moves, moves played, perft counts and pictures of a position."""
+"""RulesService answers exactly: legal moves, moves played, perft counts, pictures of a position."""
 
 from damiera.v1 import rules_service_pb2, types_pb2
 
@@ -32,7 +32,9 @@ def test_apply_move_answers_the_new_position(services):
     request = rules_service_pb2.ApplyMoveRequest(variant=types_pb2.VARIANT_ITALIAN, move="22-18")
     answer = services.rules.ApplyMove(request)
     assert answer.move.notation == "22-18"
-    assert answer.position.fen == "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    assert (
+        answer.position.fen == "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    )
     assert answer.position.side_to_move == types_pb2.COLOR_BLACK
     assert answer.status.state == types_pb2.PositionStatus.STATE_ONGOING
 
@@ -52,7 +54,9 @@ def test_a_short_capture_is_written_in_full_and_can_win(services):
 
 
 def test_perft_two_plies_from_the_italian_start_divides_into_seven_times_seven(services):
-    request = rules_service_pb2.PerftRequest(variant=types_pb2.VARIANT_ITALIAN, depth=2, divide=True)
+    request = rules_service_pb2.PerftRequest(
+        variant=types_pb2.VARIANT_ITALIAN, depth=2, divide=True
+    )
     answer = services.rules.Perft(request)
     assert answer.nodes == 49
     assert [(division.move.notation, division.nodes) for division in answer.divisions] == [

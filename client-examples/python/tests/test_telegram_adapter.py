@@ -1,4 +1,4 @@
-"""The Telegram adapter, run offline: real python-telegram-bot, a fake Bot API, the live Damiera server."""
+"""The Telegram adapter, offline: python-telegram-bot, a fake Bot API, the live Damiera server."""
 
 import asyncio
 
@@ -49,7 +49,9 @@ def test_a_new_game_is_sent_as_a_text_board_then_a_png(services):
     api = run_messages(services, ["!new italian", "!move 22-17"])
     (board_message, _), (refusal, _) = api.sent("sendMessage")
     assert board_message["chat_id"] == CHAT_ID
-    assert board_message["text"].startswith("New italian game. You play White: your move.\n<pre> b     b")
+    assert board_message["text"].startswith(
+        "New italian game. You play White: your move.\n<pre> b     b"
+    )
     assert board_message["text"].endswith("</pre>")
     assert refusal["text"].startswith("That move is not legal here. Legal moves: 21-17, 22-18")
 
