@@ -1,0 +1,180 @@
+"""The bot's commands, `!new`, `!move`, `!board`, `!hint`, `!resign` and `!help`, for any chat.
+
+A person plays White in their chat's game and the engine plays Black on the server. Every answer
+that shows the board carries it twice, from RulesService.RenderPosition: as monospace text and as
+a PNG. A refused command is answered in words, never with an exception.
+"""
+
+from collections.abc import Callable
+
+import grpc
+
+from damiera.v1 import rules_service_pb2, types_pb2
+from damiera_client.connection import Services
+from damiera_client.errors import DamieraError, decode_error
+from damiera_client.formatting import format_score, format_status
+from damiera_client.hosted_game import HostedGame, is_over
+from damiera_client.limits import search_limits
+from damiera_client.variants import parse_variant, variant_name, variant_names
+from chatbot.chat_games import ChatGames
+from chatbot.reply import Reply
+
+PREFIX = "!"
+
+# The engine's seat thinks briefly, so that a chat gets its answer at once.
+ENGINE_LIMITS = search_limits(move_time_ms=200)
+HINT_LIMITS = search_limits(depth=6, move_time_ms=200)
+
+HELP = "\n".join(
+    [
+        "Commands:",
+        f"!new {'|'.join(variant_names())} - start a game: you play White, the engine Black",
+        "!move 22-18 - play a move, in full (22x13x6) or short (22x6); Turkish: c3-c4",
+        "!board - show the board",
+        "!hint - ask the engine for a good move",
+        "!resign - give up this game",
+        "!help - this list",
+    ]
+)
+
+
+GAME_OVER = f"This game is over. Start another with !new {variant_names()[0]}."
+
+
+class NoGame(Exception):
+    """The chat has no game yet."""
+
+
+class ChatBot:
+    """Answers the commands of many chats, each with its own game."""
+
+    def __init__(
+        self,
+        services: Services,
+        *,
+        games: ChatGames | None = None,
+        engine_level: int = 0,
+        engine_limits: types_pb2.SearchLimits = ENGINE_LIMITS,
+        hint_limits: types_pb2.SearchLimits = HINT_LIMITS,
+    ):
+        self._services = services
+        self._games = games if games is not None else ChatGames()
+        self._engine_level = engine_level
+        self._engine_limits = engine_limits
+        self._hint_limits = hint_limits
+        self._commands: dict[str, Callable[[str, str], Reply]] = {
+            "new": self._new,
+            "move": self._move,
+            "board": self._board,
+            "hint": self._hint,
+            "resign": self._resign,
+            "help": lambda _chat_id, _argument: Reply(HELP),
+        }
+
+    def handle(self, chat_id: str | int, text: str) -> Reply | None:
+        """The answer to a message of chat `chat_id`; None when the message is not a command."""
+        text = text.strip()
+        if not text.startswith(PREFIX):
+            return None
+        command, _, argument = text.removeprefix(PREFIX).partition(" ")
+        action = self._commands.get(command.lower())
+        if action is None:
+            return Reply(f"I don't know the command '{PREFIX}{command}'.\n{HELP}")
+        try:
+            return action(str(chat_id), argument.strip())
+        except NoGame:
+            return Reply(
+                f"There is no game in this chat yet: start one with !new {variant_names()[0]}."
+            )
+        except grpc.RpcError as error:
+            return Reply(explain_refusal(decode_error(error)))
+
+    def _game_of(self, chat_id: str) -> HostedGame:
+        game = self._games.get(chat_id)
+        if game is None:
+            raise NoGame
+        return game
+
+    def _new(self, chat_id: str, argument: str) -> Reply:
+        try:
+            variant = parse_variant(argument)
+        except ValueError:
+            return Reply(f"Which variant? !new {'|'.join(variant_names())}")
+        game = HostedGame.create_against_engine(
+            self._services,
+            variant,
+            engine=self._engine_limits,
+            engine_level=self._engine_level,
+            display_name=f"chat {chat_id}",
+        )
+        self._games.put(chat_id, game)
+        state = game.get().state
+        return self._with_board(
+            game, state, f"New {variant_name(variant)} game. You play White: your move."
+        )
+
+    def _move(self, chat_id: str, argument: str) -> Reply:
+        game = self._game_of(chat_id)
+        if not argument:
+            return Reply("Which move? For example: !move 22-18")
+        played = game.make_move(argument)
+        turn = game.wait_for_turn(from_ply=played.game.state.ply)
+        lines = [f"You played {played.move.notation}."]
+        lines += [f"The engine played {move.notation}." for move in turn.moves]
+        lines.append(
+            f"Game over: {format_status(turn.state.status)}."
+            if is_over(turn.state.status)
+            else "Your move."
+        )
+        return self._with_board(game, turn.state, " ".join(lines))
+
+    def _board(self, chat_id: str, _argument: str) -> Reply:
+        game = self._game_of(chat_id)
+        state = game.get().state
+        to_move = "your move" if state.position.side_to_move == game.seat else "the engine's move"
+        status = format_status(state.status) if is_over(state.status) else to_move
+        return self._with_board(game, state, f"After {state.ply} plies: {status}.")
+
+    def _hint(self, chat_id: str, _argument: str) -> Reply:
+        game = self._game_of(chat_id)
+        snapshot = game.get()
+        if is_over(snapshot.state.status):
+            return Reply(GAME_OVER)
+        result = game.hint(snapshot, self._hint_limits)
+        return Reply(
+            f"Try {result.best_move.notation} (score {format_score(result.score)}, "
+            f"depth {result.depth})."
+        )
+
+    def _resign(self, chat_id: str, _argument: str) -> Reply:
+        game = self._game_of(chat_id)
+        finished = game.resign()
+        return self._with_board(
+            game, finished.state, f"You resigned. {format_status(finished.state.status)}."
+        )
+
+    def _with_board(self, game: HostedGame, state, text: str) -> Reply:
+        request = rules_service_pb2.RenderPositionRequest(
+            variant=game.variant,
+            fen=state.position.fen,
+            labels=True,
+            formats=[rules_service_pb2.IMAGE_FORMAT_TEXT, rules_service_pb2.IMAGE_FORMAT_PNG],
+        )
+        pictures = self._services.rules.RenderPosition(request)
+        return Reply(text, board_text=pictures.text, board_png=pictures.png)
+
+
+def explain_refusal(error: DamieraError) -> str:
+    """A refused call, said for people, by its ErrorInfo reason."""
+    if error.reason == "ILLEGAL_MOVE":
+        return f"That move is not legal here. Legal moves: {', '.join(error.legal_moves)}."
+    if error.reason == "AMBIGUOUS_MOVE":
+        candidates = ", ".join(error.metadata.get("candidates", "").split())
+        return f"That fits several moves; say which: {candidates}."
+    if error.reason == "INVALID_MOVE_TEXT":
+        return "That is not a move. Write it like 22-18 (Turkish: c3-c4), or 22x13 for a capture."
+    if error.reason == "NOT_YOUR_TURN":
+        return "It is the engine's turn: wait for its move."
+    if error.reason == "GAME_OVER":
+        return GAME_OVER
+    return f"The server refused that: {error.message}"

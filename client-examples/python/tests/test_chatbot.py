@@ -1,0 +1,147 @@
+"""The chat bot end to end: every command, its refusals in words, and one game per chat."""
+
+import re
+
+import grpc
+import pytest
+
+from chatbot.commands import GAME_OVER, HELP, ChatBot, explain_refusal
+from damiera.v1 import rules_service_pb2, types_pb2
+from damiera_client.errors import decode_error
+from damiera_client.limits import search_limits
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+NO_GAME = "There is no game in this chat yet: start one with !new italian."
+ITALIAN_START_BOARD = [
+    " b     b     b     b        1     2     3     4",
+    "    b     b     b     b        5     6     7     8",
+    " b     b     b     b        9    10    11    12",
+    "    .     .     .     .       13    14    15    16",
+    " .     .     .     .       17    18    19    20",
+    "    w     w     w     w       21    22    23    24",
+    " w     w     w     w       25    26    27    28",
+    "    w     w     w     w       29    30    31    32",
+]
+
+
+@pytest.fixture
+def bot(services):
+    # Depth limits keep the engine's answers quick and the same on every run.
+    return ChatBot(
+        services, engine_limits=search_limits(depth=2), hint_limits=search_limits(depth=2)
+    )
+
+
+def legal_after(services, variant, fen):
+    request = rules_service_pb2.ListLegalMovesRequest(variant=variant, fen=fen)
+    return [move.notation for move in services.rules.ListLegalMoves(request).moves]
+
+
+def test_help_lists_every_command(bot):
+    reply = bot.handle("chat-help", "!help")
+    assert reply.text == HELP
+    assert [line.split()[0] for line in HELP.splitlines()[1:]] == [
+        "!new",
+        "!move",
+        "!board",
+        "!hint",
+        "!resign",
+        "!help",
+    ]
+    assert (reply.board_text, reply.board_png) == ("", b"")
+
+
+def test_plain_messages_are_not_answered(bot):
+    assert bot.handle("chat-plain", "good move!") is None
+
+
+def test_an_unknown_command_is_named_and_help_follows(bot):
+    reply = bot.handle("chat-unknown", "!castle kingside")
+    assert reply.text == f"I don't know the command '!castle'.\n{HELP}"
+
+
+@pytest.mark.parametrize("command", ["!board", "!move 22-18", "!hint", "!resign"])
+def test_commands_before_a_game_say_there_is_none(bot, command):
+    assert bot.handle("chat-without-game", command).text == NO_GAME
+
+
+def test_new_needs_a_known_variant(bot):
+    assert (
+        bot.handle("chat-new", "!new checkers").text
+        == "Which variant? !new italian|triestina|turkish"
+    )
+    assert bot.handle("chat-new", "!board").text == NO_GAME
+
+
+def test_new_game_answers_the_board_as_text_and_png(bot):
+    reply = bot.handle("chat-start", "!new italian")
+    assert reply.text == "New italian game. You play White: your move."
+    assert reply.board_text.splitlines() == ITALIAN_START_BOARD
+    assert reply.board_png.startswith(PNG_SIGNATURE)
+
+
+def test_an_illegal_move_is_refused_with_the_legal_moves(bot):
+    bot.handle("chat-illegal", "!new italian")
+    reply = bot.handle("chat-illegal", "!move 22-17")
+    assert reply.text == (
+        "That move is not legal here. Legal moves: 21-17, 22-18, 23-19, 24-20, 21-18, 22-19, 23-20."
+    )
+    assert bot.handle("chat-illegal", "!move zz").text.startswith("That is not a move.")
+    assert bot.handle("chat-illegal", "!move").text == "Which move? For example: !move 22-18"
+    assert bot.handle("chat-illegal", "!board").text == "After 0 plies: your move."
+
+
+def test_a_move_is_answered_by_the_engine(bot, services):
+    bot.handle("chat-move", "!new italian")
+    reply = bot.handle("chat-move", "!move 22-18")
+    played = re.fullmatch(r"You played 22-18\. The engine played (\S+)\. Your move\.", reply.text)
+    assert played is not None, reply.text
+    after_22_18 = "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    assert played.group(1) in legal_after(services, types_pb2.VARIANT_ITALIAN, after_22_18)
+    assert reply.board_text.splitlines()[4] == " .     w     .     .       17    18    19    20"
+    assert reply.board_png.startswith(PNG_SIGNATURE)
+    assert bot.handle("chat-move", "!board").text == "After 2 plies: your move."
+
+
+def test_hint_suggests_a_legal_move(bot, services):
+    bot.handle("chat-hint", "!new turkish")
+    reply = bot.handle("chat-hint", "!hint")
+    hinted = re.fullmatch(r"Try (\S+) \(score [^,]+, depth 2\)\.", reply.text)
+    assert hinted is not None, reply.text
+    assert hinted.group(1) in legal_after(services, types_pb2.VARIANT_TURKISH, "")
+
+
+def test_resigning_ends_the_game(bot):
+    bot.handle("chat-resign", "!new triestina")
+    reply = bot.handle("chat-resign", "!resign")
+    assert reply.text == "You resigned. Black wins (resignation)."
+    assert reply.board_png.startswith(PNG_SIGNATURE)
+    assert bot.handle("chat-resign", "!move 31-27").text == GAME_OVER
+    assert bot.handle("chat-resign", "!hint").text == GAME_OVER
+    assert bot.handle("chat-resign", "!board").text == "After 0 plies: Black wins (resignation)."
+
+
+def test_each_chat_has_its_own_game(bot):
+    bot.handle(1001, "!new italian")
+    bot.handle(1002, "!new turkish")
+    bot.handle(1001, "!move 22-18")
+
+    assert bot.handle(1001, "!board").text == "After 2 plies: your move."
+    other = bot.handle(1002, "!board")
+    assert other.text == "After 0 plies: your move."
+    assert other.board_text.splitlines()[1] == "7  b  b  b  b  b  b  b  b"
+    assert bot.handle(1002, "!move 22-18").text.startswith("That is not a move.")
+    assert bot.handle(1002, "!move c3-c4").text.startswith("You played c3-c4. The engine played ")
+
+
+def test_an_ambiguous_move_is_explained_with_its_candidates(services):
+    request = rules_service_pb2.ApplyMoveRequest(
+        variant=types_pb2.VARIANT_ITALIAN, fen="W:W22:B19,11,18,10", move="22x6"
+    )
+    with pytest.raises(grpc.RpcError) as raised:
+        services.rules.ApplyMove(request)
+    explained = explain_refusal(decode_error(raised.value))
+    assert explained in (
+        "That fits several moves; say which: 22x13x6, 22x15x6.",
+        "That fits several moves; say which: 22x15x6, 22x13x6.",
+    )
