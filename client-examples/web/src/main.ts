@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     element("setup").removeAttribute("inert");
   } catch (error) {
     const failure = callFailure(error);
-    element("status").textContent = `No Damiera server at ${address}: ${failure.message} [${failure.reason}]`;
+    element("status").textContent = `Could not load the variants from ${address}: ${failure.message} [${failure.reason}]`;
   }
 }
 

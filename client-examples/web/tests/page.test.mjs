@@ -76,9 +76,10 @@ async function screenshot(name) {
  * Plays one of the player's legal moves by clicking the first highlighted piece, then the first
  * square it can move to (through a landing square, if two captures end there), and waits for the
  * engine's reply.
+ * @param {"White" | "Black"} side the player's side
  * @returns {Promise<string>} the move played, as the move list shows it
  */
-async function clickFirstLegalMove() {
+async function clickFirstLegalMove(side = "White") {
   const plies = await count("#moves li");
   const fenBefore = await boardFen();
   const [from] = await squares(".square.movable");
@@ -91,10 +92,10 @@ async function clickFirstLegalMove() {
     await page.click(`[data-square="${step}"]`);
   }
   await waitForMoves(plies + 2);
-  await waitForStatus("Your move (White).");
+  await waitForStatus(`Your move (${side}).`);
   assert.notEqual(await boardFen(), fenBefore, "the board changed");
   const played = await page.locator("#moves li").nth(plies).textContent();
-  assert.match(played ?? "", new RegExp(`^${from}[-x](\\d+x)*${to}$`));
+  assert.match(played ?? "", new RegExp(`^${from}[-x](\\w+x)*${to}$`));
   return played ?? "";
 }
 
@@ -175,13 +176,22 @@ describe("the boards", () => {
   });
 });
 
+/**
+ * Starts a game against the engine at level 1, thinking MOVE_TIME_MS a move.
+ * @param {string} variant the variant's name in the list
+ * @param {"white" | "black"} side the player's side
+ */
+async function startGame(variant, side) {
+  await page.selectOption("select[name=variant]", { label: variant });
+  await page.selectOption("select[name=color]", side);
+  await page.selectOption("select[name=level]", "1");
+  await page.selectOption("select[name=moveTime]", MOVE_TIME_MS);
+  await page.click("#setup button[type=submit]");
+}
+
 describe("an Italian game against the engine", () => {
   before(async () => {
-    await page.selectOption("select[name=variant]", { label: "Dama Italiana" });
-    await page.selectOption("select[name=color]", "white");
-    await page.selectOption("select[name=level]", "1");
-    await page.selectOption("select[name=moveTime]", MOVE_TIME_MS);
-    await page.click("#setup button[type=submit]");
+    await startGame("Dama Italiana", "white");
     await waitForStatus("Your move (White).");
     await page.waitForSelector(".square.movable");
   });
@@ -262,5 +272,34 @@ describe("an Italian game against the engine", () => {
     assert.equal(await page.isDisabled("#resign"), true);
     assert.equal(await count(".square.movable"), 0, "nothing moves after the game");
     await screenshot("italian-game");
+  });
+});
+
+describe("other games", () => {
+  test("as Black in Italian: the engine opens, the board is seen from Black's side", async () => {
+    await startGame("Dama Italiana", "black");
+    await waitForMoves(1);
+    await waitForStatus("Your move (Black).");
+    assert.equal(await page.locator("#board .square").first().getAttribute("data-square"), "32");
+    assert.equal(await page.locator("#moves li").first().getAttribute("data-color"), "white");
+    for (const square of await squares(".square.movable")) {
+      assert.equal(await page.getAttribute(`[data-square="${square}"]`, "data-piece"), "black man");
+    }
+    await clickFirstLegalMove("Black");
+    assert.equal(await count("#moves li"), 3);
+  });
+
+  test("Turkish: a move by clicking squares named a1-h8, answered by the engine", async () => {
+    await startGame("Dama Turca", "white");
+    await waitForStatus("Your move (White).");
+    assert.deepEqual(await squares(".square.movable"), ["a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3"]);
+    await page.click("[data-square='d3']");
+    assert.deepEqual(await squares(".square.target"), ["d4"]);
+    await page.click("[data-square='d4']");
+    await waitForMoves(2);
+    await waitForStatus("Your move (White).");
+    assert.equal(await page.locator("#moves li").first().textContent(), "d3-d4");
+    assert.equal(await page.getAttribute("[data-square='d4']", "data-piece"), "white man");
+    await screenshot("turkish-game");
   });
 });
