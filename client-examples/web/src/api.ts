@@ -9,8 +9,11 @@ import { RulesService } from "./gen/damiera/v1/rules_service_pb";
 
 /** Clients of every Damiera service, sharing one server address. */
 export interface DamieraApi {
+  /** Variants, legal moves. */
   readonly rules: Client<typeof RulesService>;
+  /** The analysis. */
   readonly engine: Client<typeof EngineService>;
+  /** The hosted game. */
   readonly games: Client<typeof GameService>;
 }
 

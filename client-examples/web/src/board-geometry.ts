@@ -17,7 +17,9 @@ export interface BoardCell {
 
 /** The board as drawn: `size` rows of `size` cells, the top row first, each row left to right. */
 export interface BoardLayout {
+  /** Squares along one side: 8 or 10. */
   readonly size: number;
+  /** Every square, `size * size` of them. */
   readonly cells: readonly BoardCell[];
 }
 

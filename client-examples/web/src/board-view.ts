@@ -8,8 +8,11 @@ import { Color, PieceKind, type Position } from "./gen/damiera/v1/types_pb";
 
 /** Everything one drawing of the board shows. */
 export interface BoardPicture {
+  /** Where the squares go. */
   readonly layout: BoardLayout;
+  /** The pieces; its FEN is kept on the board element for tests and tools. */
   readonly position: Position;
+  /** The highlights of the move being picked. */
   readonly marks: PickMarks;
   /** The squares of the last move played (its start and landings), to outline. */
   readonly lastMove: readonly string[];

@@ -7,6 +7,7 @@ import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb";
 
 /** What went wrong, as the server put it, with the reason a program would switch on. */
 export interface CallFailure {
+  /** The status message, for people. */
   readonly message: string;
   /** ErrorInfo's reason; the status code's name when the server sent no ErrorInfo. */
   readonly reason: string;

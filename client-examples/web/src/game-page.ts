@@ -27,17 +27,22 @@ export interface GamePageElements {
   readonly resign: HTMLButtonElement;
 }
 
+/** The picker of a position the player cannot move in: every click is answered "wait". */
 const NO_MOVES = new MovePicker([]);
 
 /** The game in the page. */
 export class GamePage {
   private readonly board: BoardView;
   private readonly analysis: AnalysisPanel;
+  /** The squares of the variant shown, from the player's side; null until the variants are known. */
   private layout: BoardLayout | null = null;
+  /** The position drawn: the start position before a game, then the game's. */
   private position: Position | null = null;
+  /** The game being played; null before the first and while one is being created. */
   private game: HostedGame | null = null;
-  /** The legal moves of the position shown, when it is the player's turn. */
+  /** The legal moves of the position shown, when it is the player's turn: kept to try again after a refusal. */
   private legalMoves: readonly Move[] = [];
+  /** The player's clicks so far; NO_MOVES while the player cannot move. */
   private picker = NO_MOVES;
 
   constructor(

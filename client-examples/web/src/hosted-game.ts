@@ -43,6 +43,7 @@ export interface GameListener {
 
 /** A game in progress on the server, and the player's seat in it. */
 export class HostedGame {
+  /** Ends the watch stream when the page leaves the game. */
   private readonly watching = new AbortController();
 
   private constructor(
