@@ -1,0 +1,66 @@
+/**
+ * Words for people: a side's name, how a game stands, and a search's score.
+ */
+import {
+  Color,
+  DrawReason,
+  PositionStatus_State,
+  WinReason,
+  type PositionStatus,
+  type Score,
+} from "./gen/damiera/v1/types_pb";
+
+/** "White" or "Black". */
+export function colorName(color: Color): string {
+  return color === Color.BLACK ? "Black" : "White";
+}
+
+/** The other side. */
+export function opponentOf(color: Color): Color {
+  return color === Color.WHITE ? Color.BLACK : Color.WHITE;
+}
+
+const WIN_REASONS: Record<WinReason, string> = {
+  [WinReason.UNSPECIFIED]: "",
+  [WinReason.NO_PIECES]: "no pieces left",
+  [WinReason.NO_MOVES]: "no legal move left",
+  [WinReason.LONE_MAN_AGAINST_KING]: "a lone man against a king",
+  [WinReason.RESIGNATION]: "resignation",
+  [WinReason.CAPTURE_FAULT]: "a capture fault",
+};
+
+const DRAW_REASONS: Record<DrawReason, string> = {
+  [DrawReason.UNSPECIFIED]: "",
+  [DrawReason.REPETITION]: "repetition",
+  [DrawReason.MOVE_COUNT]: "the move count",
+  [DrawReason.ONE_PIECE_EACH]: "one piece each",
+  [DrawReason.AGREEMENT]: "agreement",
+};
+
+/** The result of a finished game ("Black wins by resignation"); null while play goes on. */
+export function resultText(status: PositionStatus | undefined): string | null {
+  switch (status?.state) {
+    case PositionStatus_State.WON:
+      return `${colorName(status.winner)} wins by ${WIN_REASONS[status.winReason]}`;
+    case PositionStatus_State.DRAWN:
+      return `Drawn by ${DRAW_REASONS[status.drawReason]}`;
+    default:
+      return null;
+  }
+}
+
+/** A score from the side to move's view: "+0.35" men, "wins in 7 plies", "loses in 4 plies". */
+export function scoreText(score: Score | undefined): string {
+  switch (score?.value.case) {
+    case "estimate": {
+      const men = score.value.value / 100;
+      return `${men > 0 ? "+" : ""}${men.toFixed(2)}`;
+    }
+    case "winInPlies":
+      return `wins in ${score.value.value} plies`;
+    case "lossInPlies":
+      return `loses in ${score.value.value} plies`;
+    default:
+      return "?";
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * One hosted game against the engine, as the server keeps it: created with GameService.CreateGame
+ * (the player at one seat, the engine at the other), followed with WatchGame (resumed from the
+ * moves already seen when the stream breaks), and played with the seat's secret token.
+ */
+import { durationFromMs } from "@bufbuild/protobuf/wkt";
+import type { DamieraApi } from "./api";
+import { callFailure, wasCancelled, type CallFailure } from "./error-message";
+import type { Game, GameState, WatchGameResponse } from "./gen/damiera/v1/game_service_pb";
+import { Color, type Variant } from "./gen/damiera/v1/types_pb";
+
+/** How long to wait before watching again after the stream broke. */
+const REWATCH_DELAY_MS = 1000;
+
+/** The moves played in a game or an update's state. */
+function plyOf(game: { state?: GameState }): number {
+  return game.state?.ply ?? 0;
+}
+
+/** True when `next` shows a change after the state of `seen`: a later ply or, at it, another etag. */
+function isNewer(next: { state?: GameState }, seen: { state?: GameState }): boolean {
+  return plyOf(next) > plyOf(seen) || (plyOf(next) === plyOf(seen) && next.state?.etag !== seen.state?.etag);
+}
+
+/** The game the player asked for. */
+export interface GameSetup {
+  readonly variant: Variant;
+  /** The player's side; the engine takes the other. */
+  readonly playerColor: Color;
+  /** The engine's skill, 1 to 20. */
+  readonly engineLevel: number;
+  /** How long the engine thinks per move. */
+  readonly engineMoveTimeMs: number;
+}
+
+/** What the game tells the page. */
+export interface GameListener {
+  /** The game changed (a move, a resignation, the end). */
+  changed(game: Game): void;
+  /** The watch stream broke; it is resumed shortly. */
+  watchFailed(failure: CallFailure): void;
+}
+
+/** A game in progress on the server, and the player's seat in it. */
+export class HostedGame {
+  /** Ends the watch stream when the page leaves the game. */
+  private readonly watching = new AbortController();
+
+  private constructor(
+    private readonly api: DamieraApi,
+    private game: Game,
+    private readonly seatToken: string,
+    readonly setup: GameSetup,
+    private readonly listener: GameListener,
+  ) {}
+
+  /** Creates the game on the server and starts watching it. */
+  static async create(api: DamieraApi, setup: GameSetup, listener: GameListener): Promise<HostedGame> {
+    const person = { player: { case: "person" as const, value: { displayName: "You" } } };
+    const engine = {
+      player: {
+        case: "engine" as const,
+        value: { level: setup.engineLevel, limits: { moveTime: durationFromMs(setup.engineMoveTimeMs) } },
+      },
+    };
+    const playsWhite = setup.playerColor === Color.WHITE;
+    const created = await api.games.createGame({
+      variant: setup.variant,
+      white: playsWhite ? person : engine,
+      black: playsWhite ? engine : person,
+    });
+    if (!created.game) throw new Error("CreateGame answered no game");
+    const token = playsWhite ? created.whiteToken : created.blackToken;
+    const hosted = new HostedGame(api, created.game, token, setup, listener);
+    void hosted.watch();
+    return hosted;
+  }
+
+  /** The game as last seen. */
+  get current(): Game {
+    return this.game;
+  }
+
+  /** Plays `notation` for the player's seat; throws the server's refusal. */
+  async move(notation: string): Promise<void> {
+    const answer = await this.api.games.makeMove(
+      { name: this.game.name, notation, expectedPly: plyOf(this.game) },
+      { headers: this.seatHeaders() },
+    );
+    if (answer.game) this.replace(answer.game);
+  }
+
+  /** Resigns for the player's seat. */
+  async resign(): Promise<void> {
+    const answer = await this.api.games.resign({ name: this.game.name }, { headers: this.seatHeaders() });
+    if (answer.game) this.replace(answer.game);
+  }
+
+  /** Stops watching: the page has moved on to another game. */
+  close(): void {
+    this.watching.abort();
+  }
+
+  private seatHeaders(): Record<string, string> {
+    return { authorization: `Bearer ${this.seatToken}` };
+  }
+
+  private async watch(): Promise<void> {
+    const { signal } = this.watching;
+    while (!signal.aborted) {
+      try {
+        const stream = this.api.games.watchGame(
+          { name: this.game.name, fromPly: this.game.moves.length },
+          { signal },
+        );
+        for await (const message of stream) this.apply(message);
+        return;
+      } catch (error) {
+        if (signal.aborted || wasCancelled(error)) return;
+        this.listener.watchFailed(callFailure(error));
+        await new Promise((resume) => setTimeout(resume, REWATCH_DELAY_MS));
+      }
+    }
+  }
+
+  private apply(message: WatchGameResponse): void {
+    const event = message.event;
+    if (event.case === "game") {
+      this.replace(event.value);
+    } else if (event.case === "update" && isNewer(event.value, this.game)) {
+      const moves = [...this.game.moves];
+      for (const move of event.value.moves) {
+        if (move.ply === moves.length) moves.push(move);
+      }
+      this.game = { ...this.game, moves, state: event.value.state };
+      this.listener.changed(this.game);
+    }
+  }
+
+  /** Takes a whole game from the server unless it is not newer than the one already seen. */
+  private replace(game: Game): void {
+    if (!isNewer(game, this.game)) return;
+    this.game = game;
+    this.listener.changed(this.game);
+  }
+}

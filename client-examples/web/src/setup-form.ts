@@ -1,0 +1,62 @@
+/**
+ * The form that sets up a game: the variant (as ListVariants describes them), the player's side,
+ * the engine's level and how long it thinks per move.
+ */
+import type { GameSetup } from "./hosted-game";
+import type { VariantInfo } from "./gen/damiera/v1/rules_service_pb";
+import { Color } from "./gen/damiera/v1/types_pb";
+
+/** The setup form in the page. */
+export class SetupForm {
+  /**
+   * @param form the form, with fields `variant`, `color`, `level` and `moveTime`
+   * @param variants the server's variants, offered in its order
+   * @param onChange called when the variant or the side changes, before any game starts
+   * @param onStart called with the setup when the player starts a game
+   */
+  constructor(
+    private readonly form: HTMLFormElement,
+    private readonly variants: readonly VariantInfo[],
+    onChange: () => void,
+    onStart: (setup: GameSetup) => void,
+  ) {
+    this.field("variant").replaceChildren(
+      ...variants.map((info, index) => new Option(info.displayName, String(index))),
+    );
+    this.field("variant").addEventListener("change", onChange);
+    this.field("color").addEventListener("change", onChange);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      onStart(this.setup());
+    });
+  }
+
+  /** The variant chosen. */
+  variant(): VariantInfo {
+    return this.variants[Number(this.field("variant").value)];
+  }
+
+  /** The side the player chose. */
+  playerColor(): Color {
+    return this.field("color").value === "black" ? Color.BLACK : Color.WHITE;
+  }
+
+  /** How long the engine thinks per move, in milliseconds. */
+  moveTimeMs(): number {
+    return Number(this.field("moveTime").value);
+  }
+
+  /** Everything chosen. */
+  setup(): GameSetup {
+    return {
+      variant: this.variant().variant,
+      playerColor: this.playerColor(),
+      engineLevel: Number(this.field("level").value),
+      engineMoveTimeMs: this.moveTimeMs(),
+    };
+  }
+
+  private field(name: string): HTMLSelectElement {
+    return this.form.elements.namedItem(name) as HTMLSelectElement;
+  }
+}

@@ -1,0 +1,305 @@
+// @ts-check
+/**
+ * The page in headless Chromium against a real Damiera server ($DAMIERA_URL): the boards of the
+ * three variants, then an Italian game played by clicking squares, with the engine's replies, the
+ * live analysis, a refused illegal move, a drag-and-drop move and the result of a resignation.
+ * Any error in the browser's console fails the test it happened in.
+ */
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { after, afterEach, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { openPage, startBrowser } from "./browser.mjs";
+import { buildAndServe } from "./page-server.mjs";
+
+const SERVER = process.env.DAMIERA_URL;
+if (!SERVER) {
+  throw new Error("DAMIERA_URL is not set: give the server's gRPC-Web address, e.g. DAMIERA_URL=http://127.0.0.1:50051");
+}
+const SCREENSHOTS = fileURLToPath(new URL("../test-output/", import.meta.url));
+
+/** How long the engine (level 1) and the analysis think per move in these tests. */
+const MOVE_TIME_MS = "200";
+/** Enough for the engine's reply on a busy shared server. */
+const REPLY_TIMEOUT_MS = 20_000;
+
+/** @type {Awaited<ReturnType<typeof buildAndServe>>} */
+let served;
+/** @type {Awaited<ReturnType<typeof startBrowser>>} */
+let browser;
+/** @type {import("playwright-core").Page} */
+let page;
+/** @type {string[]} */
+let consoleErrors;
+
+/**
+ * The names of the squares matching `selector`, in the page's order (the top row first).
+ * @param {string} selector
+ */
+function squares(selector) {
+  return page.locator(selector).evaluateAll((found) => found.map((square) => square.getAttribute("data-square")));
+}
+
+/** @param {string} selector */
+function count(selector) {
+  return page.locator(selector).count();
+}
+
+/** The board's position as the FEN the page drew. */
+function boardFen() {
+  return page.locator("#board").getAttribute("data-fen");
+}
+
+/** @param {string} text */
+function waitForStatus(text) {
+  return page.waitForFunction((wanted) => document.getElementById("status")?.textContent === wanted, text, {
+    timeout: REPLY_TIMEOUT_MS,
+  });
+}
+
+/** @param {number} plies */
+function waitForMoves(plies) {
+  return page.waitForFunction((wanted) => document.querySelectorAll("#moves li").length === wanted, plies, {
+    timeout: REPLY_TIMEOUT_MS,
+  });
+}
+
+/** @param {string} name */
+async function screenshot(name) {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const path = `${SCREENSHOTS}${name}.png`;
+  await page.screenshot({ path, fullPage: true });
+  console.log(`screenshot: ${path}`);
+}
+
+/**
+ * Plays one of the player's legal moves by clicking the first highlighted piece, then the first
+ * square it can move to (through a landing square, if two captures end there), and waits for the
+ * engine's reply.
+ * @param {"White" | "Black"} side the player's side
+ * @returns {Promise<string>} the move played, as the move list shows it
+ */
+async function clickFirstLegalMove(side = "White") {
+  const plies = await count("#moves li");
+  const fenBefore = await boardFen();
+  const [from] = await squares(".square.movable");
+  await page.click(`[data-square="${from}"]`);
+  const [to] = await squares(".square.target");
+  await page.click(`[data-square="${to}"]`);
+  if ((await page.textContent("#message"))?.startsWith("Several captures end on")) {
+    // Two captures share their start and end: name the path by its first landing square.
+    const [step] = await squares(".square.step");
+    await page.click(`[data-square="${step}"]`);
+  }
+  await waitForMoves(plies + 2);
+  await waitForStatus(`Your move (${side}).`);
+  assert.notEqual(await boardFen(), fenBefore, "the board changed");
+  const played = await page.locator("#moves li").nth(plies).textContent();
+  assert.match(played ?? "", new RegExp(`^${from}[-x](\\w+x)*${to}$`));
+  return played ?? "";
+}
+
+before(async () => {
+  served = await buildAndServe();
+  browser = await startBrowser();
+  const opened = await openPage(browser.context, `${served.url}?server=${encodeURIComponent(SERVER)}`);
+  page = opened.page;
+  consoleErrors = opened.errors;
+  await page.waitForSelector("#setup:not([inert])");
+});
+
+after(async () => {
+  await browser?.close();
+  await served?.close();
+});
+
+afterEach(() => {
+  assert.deepEqual(consoleErrors.splice(0), [], "the browser's console shows no error");
+});
+
+describe("the boards", () => {
+  test("the variant list is the server's ListVariants", async () => {
+    assert.deepEqual(await page.locator("select[name=variant] option").allTextContents(), [
+      "Dama Italiana",
+      "Dama Triestina",
+      "Dama Turca",
+    ]);
+    assert.equal(await page.textContent("#server"), SERVER);
+  });
+
+  test("Italian: 8x8, the 32 dark squares numbered from Black's side, White's men on 21-32", async () => {
+    await page.selectOption("select[name=variant]", { label: "Dama Italiana" });
+    assert.equal(await count("#board .square"), 64);
+    assert.equal(await count("#board .square.dark"), 32);
+    const named = await squares("#board [data-square]");
+    assert.deepEqual(named, Array.from({ length: 32 }, (_, index) => String(index + 1)));
+    // Square 1 is the top-left corner (a8); the bottom-right corner (h1) is dark: 32.
+    assert.equal(await page.locator("#board .square").first().getAttribute("data-square"), "1");
+    assert.equal(await page.locator("#board .square").last().getAttribute("data-square"), "32");
+    assert.deepEqual(await squares("[data-piece='white man']"), named.slice(20));
+    assert.deepEqual(await squares("[data-piece='black man']"), named.slice(0, 12));
+  });
+
+  test("Italian from Black's side: the board turned round, square 32 top-left", async () => {
+    await page.selectOption("select[name=color]", "black");
+    assert.equal(await page.locator("#board .square").first().getAttribute("data-square"), "32");
+    assert.equal(await page.locator("#board .square").last().getAttribute("data-square"), "1");
+    await page.selectOption("select[name=color]", "white");
+  });
+
+  test("Triestina: 10x10, the 50 dark squares, 1 at a10 and 50 at j1, 20 men a side", async () => {
+    await page.selectOption("select[name=variant]", { label: "Dama Triestina" });
+    assert.equal(await count("#board .square"), 100);
+    assert.equal(await count("#board .square.dark"), 50);
+    assert.deepEqual(await squares("#board [data-square]"), Array.from({ length: 50 }, (_, index) => String(index + 1)));
+    assert.equal(await page.locator("#board .square").first().getAttribute("data-square"), "1");
+    assert.equal(await page.locator("#board .square").last().getAttribute("data-square"), "50");
+    assert.equal(await count("[data-piece='white man']"), 20);
+    assert.equal(await count("[data-piece='black man']"), 20);
+    await screenshot("triestina-board");
+  });
+
+  test("Turkish: 8x8 with all 64 squares in play, a8 top-left, a1 bottom-left, 16 men a side", async () => {
+    await page.selectOption("select[name=variant]", { label: "Dama Turca" });
+    assert.equal(await count("#board .square"), 64);
+    const named = await squares("#board [data-square]");
+    assert.equal(named.length, 64);
+    assert.deepEqual(named.slice(0, 8), ["a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8"]);
+    assert.deepEqual(named.slice(56), ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1"]);
+    assert.deepEqual(
+      await squares("[data-piece='white man']"),
+      [...named.slice(40, 56)],
+      "White's men on ranks 2 and 3",
+    );
+    assert.deepEqual(await squares("[data-piece='black man']"), [...named.slice(8, 24)], "Black's on ranks 6 and 7");
+    await screenshot("turkish-board");
+  });
+});
+
+/**
+ * Starts a game against the engine at level 1, thinking MOVE_TIME_MS a move.
+ * @param {string} variant the variant's name in the list
+ * @param {"white" | "black"} side the player's side
+ */
+async function startGame(variant, side) {
+  await page.selectOption("select[name=variant]", { label: variant });
+  await page.selectOption("select[name=color]", side);
+  await page.selectOption("select[name=level]", "1");
+  await page.selectOption("select[name=moveTime]", MOVE_TIME_MS);
+  await page.click("#setup button[type=submit]");
+}
+
+describe("an Italian game against the engine", () => {
+  before(async () => {
+    await startGame("Dama Italiana", "white");
+    await waitForStatus("Your move (White).");
+    await page.waitForSelector(".square.movable");
+  });
+
+  test("the pieces that can move and their targets are highlighted", async () => {
+    assert.deepEqual(await squares(".square.movable"), ["21", "22", "23", "24"]);
+    await page.click("[data-square='22']");
+    assert.deepEqual(await squares(".square.picked"), ["22"]);
+    assert.deepEqual(await squares(".square.target"), ["18", "19"]);
+    await page.click("[data-square='22']");
+    assert.deepEqual(await squares(".square.target"), []);
+  });
+
+  test("an illegal click is refused with the server's ILLEGAL_MOVE and its legal moves", async () => {
+    const fenBefore = await boardFen();
+    await page.click("[data-square='22']");
+    await page.click("[data-square='15']");
+    await page.waitForFunction(() => document.getElementById("message")?.textContent !== "");
+    assert.equal(
+      await page.textContent("#message"),
+      "22-15 was refused: notation: 22-15 is not a legal move here; " +
+        "legal moves: 21-17, 22-18, 23-19, 24-20, 21-18, 22-19, 23-20 [ILLEGAL_MOVE]",
+    );
+    assert.equal(await boardFen(), fenBefore, "the board did not change");
+    assert.equal(await count("#moves li"), 0);
+    assert.deepEqual(await squares(".square.movable"), ["21", "22", "23", "24"], "the player may try again");
+  });
+
+  test("a click on a square no move starts from says what to do", async () => {
+    await page.click("[data-square='15']");
+    assert.equal(
+      await page.textContent("#message"),
+      "Pick one of your highlighted pieces: those are the ones that can move.",
+    );
+  });
+
+  test("moves played by clicking squares, each answered by the engine", async () => {
+    await page.click("[data-square='22']");
+    await page.click("[data-square='18']");
+    await waitForMoves(2);
+    await waitForStatus("Your move (White).");
+    assert.equal(await page.locator("#moves li").first().textContent(), "22-18");
+    assert.equal(await page.textContent("#message"), "");
+    assert.equal(await count("[data-square='22'][data-piece]"), 0, "22 is empty");
+    assert.equal(await page.getAttribute("[data-square='18']", "data-piece"), "white man");
+    await clickFirstLegalMove();
+    await clickFirstLegalMove();
+    assert.equal(await count("#moves li"), 6);
+  });
+
+  test("the analysis panel streams the engine's depths, scores and lines", async () => {
+    await page.waitForSelector("#analysis .best", { timeout: REPLY_TIMEOUT_MS });
+    const depths = await page.locator("#analysis li[data-depth]").allTextContents();
+    assert.ok(depths.length >= 1, "at least one completed depth");
+    for (const depth of depths) {
+      assert.match(depth, /^depth \d+\/\d+ {2}([+-]?\d+\.\d\d|wins in \d+ plies|loses in \d+ plies) {2}\d+ nodes {2}\d+[-x]\d+/);
+    }
+    assert.match(await page.textContent("#analysis .best") ?? "", /^Best: \d+[-x][\dx]+ \(.+, depth \d+\)$/);
+    assert.match(await page.textContent("#analysis p") ?? "", /^White to move, after 6 moves:$/);
+  });
+
+  test("a move played by dragging a piece onto its target", async () => {
+    const fenBefore = await boardFen();
+    const [from] = await squares(".square.movable");
+    await page.click(`[data-square="${from}"]`);
+    const [to] = await squares(".square.target");
+    await page.click(`[data-square="${from}"]`);
+    await page.dragAndDrop(`[data-square="${from}"] .piece`, `[data-square="${to}"]`);
+    await waitForMoves(8);
+    await waitForStatus("Your move (White).");
+    assert.notEqual(await boardFen(), fenBefore);
+    assert.match((await page.locator("#moves li").nth(6).textContent()) ?? "", new RegExp(`^${from}[-x](\\d+x)*${to}$`));
+  });
+
+  test("resigning ends the game with the result shown", async () => {
+    await page.click("#resign");
+    await waitForStatus("Black wins by resignation.");
+    assert.equal(await page.isDisabled("#resign"), true);
+    assert.equal(await count(".square.movable"), 0, "nothing moves after the game");
+    await screenshot("italian-game");
+  });
+});
+
+describe("other games", () => {
+  test("as Black in Italian: the engine opens, the board is seen from Black's side", async () => {
+    await startGame("Dama Italiana", "black");
+    await waitForMoves(1);
+    await waitForStatus("Your move (Black).");
+    assert.equal(await page.locator("#board .square").first().getAttribute("data-square"), "32");
+    assert.equal(await page.locator("#moves li").first().getAttribute("data-color"), "white");
+    for (const square of await squares(".square.movable")) {
+      assert.equal(await page.getAttribute(`[data-square="${square}"]`, "data-piece"), "black man");
+    }
+    await clickFirstLegalMove("Black");
+    assert.equal(await count("#moves li"), 3);
+  });
+
+  test("Turkish: a move by clicking squares named a1-h8, answered by the engine", async () => {
+    await startGame("Dama Turca", "white");
+    await waitForStatus("Your move (White).");
+    assert.deepEqual(await squares(".square.movable"), ["a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3"]);
+    await page.click("[data-square='d3']");
+    assert.deepEqual(await squares(".square.target"), ["d4"]);
+    await page.click("[data-square='d4']");
+    await waitForMoves(2);
+    await waitForStatus("Your move (White).");
+    assert.equal(await page.locator("#moves li").first().textContent(), "d3-d4");
+    assert.equal(await page.getAttribute("[data-square='d4']", "data-piece"), "white man");
+    await screenshot("turkish-game");
+  });
+});
