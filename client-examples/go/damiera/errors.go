@@ -13,16 +13,13 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-// The ErrorInfo reasons a portal acts on; docs/api.md lists them all.
+// The ErrorInfo reasons this example acts on or tests; docs/api.md lists them all.
 const (
 	ReasonIllegalMove      = "ILLEGAL_MOVE"
 	ReasonAmbiguousMove    = "AMBIGUOUS_MOVE"
 	ReasonInvalidMoveText  = "INVALID_MOVE_TEXT"
 	ReasonGameNotFound     = "GAME_NOT_FOUND"
-	ReasonWrongToken       = "WRONG_TOKEN"
-	ReasonMissingToken     = "MISSING_TOKEN"
 	ReasonNotYourTurn      = "NOT_YOUR_TURN"
-	ReasonGameOver         = "GAME_OVER"
 	ReasonStaleState       = "STALE_STATE"
 	ReasonContended        = "CONTENDED"
 	ReasonOverloaded       = "OVERLOADED"

@@ -47,8 +47,7 @@ func (p *Portal) makeMove(w http.ResponseWriter, r *http.Request) {
 		writeDamieraError(w, err)
 		return
 	}
-	played := moveViews([]*damierav1.GameMove{made.GetMove()})[0]
-	writeJSON(w, http.StatusOK, MoveResponse{Move: played, Game: gameView(made.GetGame())})
+	writeJSON(w, http.StatusOK, MoveResponse{Move: moveView(made.GetMove()), Game: gameView(made.GetGame())})
 }
 
 // seatOfRequest is the seat of the request's `Authorization: Bearer <handle>`, when that is a

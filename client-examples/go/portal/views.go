@@ -76,15 +76,19 @@ func playerView(seat *damierav1.Seat) PlayerView {
 func moveViews(moves []*damierav1.GameMove) []MoveView {
 	views := make([]MoveView, 0, len(moves))
 	for _, move := range moves {
-		views = append(views, MoveView{
-			Ply:      move.GetPly(),
-			Color:    colorWord(move.GetColor()),
-			Notation: move.GetNotation(),
-			Captures: move.GetMove().GetCaptures(),
-			Promotes: move.GetMove().GetPromotes(),
-		})
+		views = append(views, moveView(move))
 	}
 	return views
+}
+
+func moveView(move *damierav1.GameMove) MoveView {
+	return MoveView{
+		Ply:      move.GetPly(),
+		Color:    colorWord(move.GetColor()),
+		Notation: move.GetNotation(),
+		Captures: move.GetMove().GetCaptures(),
+		Promotes: move.GetMove().GetPromotes(),
+	}
 }
 
 func stateView(state *damierav1.GameState) StateView {
