@@ -28,9 +28,8 @@ type Config struct {
 	// refuses calls without it (API_KEY_REQUIRED).
 	APIKey string
 	// CallTimeout is the deadline of a unary call made without one, retries included; 0 means
-	// 10 s. A search's
-	// deadline is part of its budget, so an engine call gets its best move found so far rather
-	// than an error.
+	// 10 s. A search's deadline is part of its budget, so an engine call gets the best move found
+	// so far rather than an error.
 	CallTimeout time.Duration
 	// Attempts bounds the tries of a call the server refused without acting on it (see
 	// retry.go); 0 means 4.

@@ -17,7 +17,7 @@ import (
 
 // ErrorView is the body of every error answer of the portal.
 type ErrorView struct {
-	// Error is Damiera's ErrorInfo reason ("ILLEGAL_MOVE"), or the portal's own ("NOT_YOUR_SEAT").
+	// Error is Damiera's ErrorInfo reason ("ILLEGAL_MOVE"), or the portal's own ("NOT_YOUR_GAME").
 	Error   string `json:"error"`
 	Message string `json:"message"`
 	// LegalMoves lists the moves the player could make instead, with ILLEGAL_MOVE.

@@ -55,6 +55,8 @@ func follow(ctx context.Context, games damierav1.GameServiceClient, name string,
 // by then (nil when nothing came through) with the error that ended it (io.EOF: the game is over).
 func watchOnce(ctx context.Context, games damierav1.GameServiceClient, name string, fromPly *uint32,
 	relay func(*damierav1.WatchGameResponse) error) (*uint32, error) {
+	ctx, cancel := context.WithCancel(ctx) // ends the stream when relay fails
+	defer cancel()
 	stream, err := games.WatchGame(ctx, &damierav1.WatchGameRequest{Name: name, FromPly: fromPly})
 	if err != nil {
 		return nil, err
