@@ -1,0 +1,111 @@
+// Creating a game (a person against a person, or against the engine) and reading one.
+package portal
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	damierav1 "damiera.dev/client-examples/go/gen/damiera/v1"
+	"google.golang.org/protobuf/types/known/durationpb"
+)
+
+// CreateRequest is the body of POST /games.
+type CreateRequest struct {
+	// Variant is "italian", "triestina" or "turkish".
+	Variant string      `json:"variant"`
+	White   SeatRequest `json:"white"`
+	Black   SeatRequest `json:"black"`
+}
+
+// SeatRequest says who sits at a seat: a person with a name, or the engine.
+type SeatRequest struct {
+	Name   string         `json:"name,omitempty"`
+	Engine *EngineRequest `json:"engine,omitempty"`
+}
+
+// EngineRequest sets the engine's strength: a level from 1 to 20 and its time per move.
+type EngineRequest struct {
+	Level      uint32 `json:"level"`
+	MoveTimeMS uint32 `json:"move_time_ms"`
+}
+
+// CreateResponse is the answer of POST /games.
+type CreateResponse struct {
+	Game GameView `json:"game"`
+	// Seats maps "white" and "black" to the handle of each person's seat. This example answers
+	// both to the caller; a portal with accounts hands each handle to its own player's session.
+	Seats map[string]string `json:"seats"`
+}
+
+func (p *Portal) createGame(w http.ResponseWriter, r *http.Request) {
+	var body CreateRequest
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		writeError(w, http.StatusBadRequest, "BAD_JSON", err.Error())
+		return
+	}
+	variant, ok := parseVariant(body.Variant)
+	if !ok {
+		writeError(w, http.StatusBadRequest, "UNKNOWN_VARIANT", "variant: italian, triestina or turkish")
+		return
+	}
+	created, err := p.games.CreateGame(r.Context(), &damierav1.CreateGameRequest{
+		Variant: variant,
+		White:   seatOf(body.White),
+		Black:   seatOf(body.Black),
+		// A retry of the same request (same Idempotency-Key) creates no second game.
+		RequestId: requestID(r),
+	})
+	if err != nil {
+		writeDamieraError(w, err)
+		return
+	}
+	game := created.GetGame()
+	seats := make(map[string]string)
+	for color, token := range map[damierav1.Color]string{
+		damierav1.Color_COLOR_WHITE: created.GetWhiteToken(),
+		damierav1.Color_COLOR_BLACK: created.GetBlackToken(),
+	} {
+		if token != "" { // an engine's seat has no token
+			seats[colorWord(color)] = p.seats.Issue(game.GetName(), color, token)
+		}
+	}
+	writeJSON(w, http.StatusCreated, CreateResponse{Game: gameView(game), Seats: seats})
+}
+
+func (p *Portal) getGame(w http.ResponseWriter, r *http.Request) {
+	got, err := p.games.GetGame(r.Context(), &damierav1.GetGameRequest{Name: gameName(r)})
+	if err != nil {
+		writeDamieraError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, gameView(got.GetGame()))
+}
+
+func seatOf(seat SeatRequest) *damierav1.Seat {
+	if seat.Engine == nil {
+		return &damierav1.Seat{Player: &damierav1.Seat_Person{
+			Person: &damierav1.Person{DisplayName: seat.Name},
+		}}
+	}
+	engine := &damierav1.EngineSeat{Level: seat.Engine.Level}
+	if seat.Engine.MoveTimeMS > 0 {
+		moveTime := time.Duration(seat.Engine.MoveTimeMS) * time.Millisecond
+		engine.Limits = &damierav1.SearchLimits{MoveTime: durationpb.New(moveTime)}
+	}
+	return &damierav1.Seat{Player: &damierav1.Seat_Engine{Engine: engine}}
+}
+
+// gameName is the Damiera resource name of the game in the request's path.
+func gameName(r *http.Request) string {
+	return "games/" + r.PathValue("id")
+}
+
+// requestID is the request's Idempotency-Key, which makes a retry by the user's browser safe,
+// or a fresh id, which still makes the portal's own retries (../damiera/retry.go) safe.
+func requestID(r *http.Request) string {
+	if key := r.Header.Get("Idempotency-Key"); key != "" && len(key) <= 64 {
+		return key
+	}
+	return randomID()
+}

@@ -1,0 +1,107 @@
+// A game as Server-Sent Events, for the portal's web pages (EventSource). Each event carries the
+// game's ply as its id, so a page that lost its connection and comes back with Last-Event-ID
+// resumes where it was, just as the portal itself resumes WatchGame with from_ply.
+//
+//	event: game     the whole game (GameView): the first event, unless resuming
+//	event: update   moves and the state after them (UpdateView)
+//	event: error    the watch failed (ErrorView); the stream then ends
+//	: keep-alive    a comment when nothing happened for a while
+package portal
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	damierav1 "damiera.dev/client-examples/go/gen/damiera/v1"
+)
+
+func (p *Portal) streamEvents(w http.ResponseWriter, r *http.Request) {
+	fromPly, ok := resumePly(r)
+	if !ok {
+		writeError(w, http.StatusBadRequest, "BAD_LAST_EVENT_ID", "Last-Event-ID: a number of moves")
+		return
+	}
+	events := &eventStream{w: w, flusher: http.NewResponseController(w)}
+	err := follow(r.Context(), p.games, gameName(r), fromPly, events.relay)
+	if err == nil || r.Context().Err() != nil {
+		return // the game is over, or the user went away
+	}
+	if !events.started {
+		writeDamieraError(w, err)
+		return
+	}
+	_, view, _ := describeDamieraError(err)
+	if sendErr := events.send("error", "", view); sendErr != nil {
+		slog.Warn("telling a watcher its stream failed", "err", sendErr)
+	}
+}
+
+// resumePly is the number of moves a returning page has (its Last-Event-ID); nil for a new one.
+func resumePly(r *http.Request) (*uint32, bool) {
+	lastID := r.Header.Get("Last-Event-ID")
+	if lastID == "" {
+		return nil, true
+	}
+	ply, err := strconv.ParseUint(lastID, 10, 32)
+	if err != nil {
+		return nil, false
+	}
+	return new(uint32(ply)), true
+}
+
+// eventStream writes Server-Sent Events to one page.
+type eventStream struct {
+	// w is the page's response.
+	w http.ResponseWriter
+	// flusher pushes each event out at once instead of when a buffer fills.
+	flusher *http.ResponseController
+	// started is set once the headers are out; an error before that is an ordinary HTTP answer.
+	started bool
+}
+
+// relay sends one WatchGame message on to the page.
+func (s *eventStream) relay(message *damierav1.WatchGameResponse) error {
+	switch event := message.GetEvent().(type) {
+	case *damierav1.WatchGameResponse_Game:
+		return s.send("game", plyID(event.Game.GetState()), gameView(event.Game))
+	case *damierav1.WatchGameResponse_Update:
+		return s.send("update", plyID(event.Update.GetState()), updateView(event.Update))
+	case *damierav1.WatchGameResponse_KeepAlive:
+		// Proxies close connections that stay silent; a comment keeps this one open.
+		return s.write(": keep-alive\n\n")
+	default:
+		return nil // a kind of message newer than this portal: nothing to show
+	}
+}
+
+// send writes one event; id is empty for an event that is not a point to resume from.
+func (s *eventStream) send(kind, id string, data any) error {
+	payload, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	if id != "" {
+		id = "id: " + id + "\n"
+	}
+	return s.write(fmt.Sprintf("%sevent: %s\ndata: %s\n\n", id, kind, payload))
+}
+
+func (s *eventStream) write(text string) error {
+	if !s.started {
+		s.w.Header().Set("Content-Type", "text/event-stream")
+		s.w.Header().Set("Cache-Control", "no-store")
+		s.w.WriteHeader(http.StatusOK)
+		s.started = true
+	}
+	if _, err := fmt.Fprint(s.w, text); err != nil {
+		return err
+	}
+	return s.flusher.Flush()
+}
+
+func plyID(state *damierav1.GameState) string {
+	return strconv.FormatUint(uint64(state.GetPly()), 10)
+}

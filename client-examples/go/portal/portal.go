@@ -1,0 +1,40 @@
+// Package portal is the backend of a game portal whose own users play draughts on Damiera. The
+// portal's users talk HTTP and JSON to it, never to Damiera: it creates the games (create.go),
+// keeps each seat's Damiera token and hands its user a seat handle of its own (seats.go), plays
+// their moves (moves.go), relays the games to them as Server-Sent Events (events.go, over the
+// reconnecting watch of watch.go), and answers Damiera's refusals as HTTP errors (errors.go).
+package portal
+
+import (
+	"net/http"
+
+	damierav1 "damiera.dev/client-examples/go/gen/damiera/v1"
+)
+
+// Portal serves the portal's HTTP API.
+type Portal struct {
+	// games is Damiera's GameService; every game of the portal lives there.
+	games damierav1.GameServiceClient
+	// seats maps the handles given to users to the Damiera seat tokens kept here.
+	seats *SeatStore
+}
+
+// New makes a Portal on a GameService client, with an empty seat store.
+func New(games damierav1.GameServiceClient) *Portal {
+	return &Portal{games: games, seats: NewSeatStore()}
+}
+
+// Handler is the portal's HTTP API:
+//
+//	POST /games                 create a game; answers a seat handle per person
+//	GET  /games/{id}            the game as it stands
+//	POST /games/{id}/moves      play a move for the seat of the `Authorization: Bearer <handle>`
+//	GET  /games/{id}/events     the game as Server-Sent Events, resumable with Last-Event-ID
+func (p *Portal) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /games", p.createGame)
+	mux.HandleFunc("GET /games/{id}", p.getGame)
+	mux.HandleFunc("POST /games/{id}/moves", p.makeMove)
+	mux.HandleFunc("GET /games/{id}/events", p.streamEvents)
+	return mux
+}

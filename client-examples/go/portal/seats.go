@@ -1,0 +1,59 @@
+// The seat store: the portal keeps every Damiera seat token on its side and gives the player a
+// handle of its own instead. A token never reaches a browser, where a script, a log or a shared
+// link could leak it; the portal checks a handle belongs to the game before calling Damiera; and
+// it can revoke or move a handle (a session ended, an account closed) without Damiera, which
+// shows a token once and keeps only its hash. This store is in memory; a real portal keeps it in
+// its database, the tokens encrypted, since a lost token leaves its seat unable to move.
+package portal
+
+import (
+	"crypto/rand"
+	"sync"
+
+	damierav1 "damiera.dev/client-examples/go/gen/damiera/v1"
+)
+
+// Seat is one person's place in one game, as the portal keeps it.
+type Seat struct {
+	// Game is the Damiera resource name, `games/{id}`.
+	Game string
+	// Color is the side the seat plays.
+	Color damierav1.Color
+	// token is the Damiera seat token, sent as `authorization: Bearer` on the seat's moves.
+	token string
+}
+
+// SeatStore maps seat handles to seats; safe for concurrent use.
+type SeatStore struct {
+	// mu guards byHandle.
+	mu sync.Mutex
+	// byHandle holds every seat handed out.
+	byHandle map[string]Seat
+}
+
+// NewSeatStore makes an empty store.
+func NewSeatStore() *SeatStore {
+	return &SeatStore{byHandle: make(map[string]Seat)}
+}
+
+// Issue keeps a seat's token and answers a new, unguessable handle for it.
+func (s *SeatStore) Issue(game string, color damierav1.Color, token string) string {
+	handle := randomID()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.byHandle[handle] = Seat{Game: game, Color: color, token: token}
+	return handle
+}
+
+// Lookup answers the seat of a handle.
+func (s *SeatStore) Lookup(handle string) (Seat, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seat, ok := s.byHandle[handle]
+	return seat, ok
+}
+
+// randomID is 128 random bits as text: a seat handle, or a request_id that makes a retry safe.
+func randomID() string {
+	return rand.Text()
+}
