@@ -8,7 +8,7 @@ import io.grpc.stub.MetadataUtils
 import java.util.concurrent.TimeUnit
 
 /** The header a server started with `--api-key` wants on every call. */
-val API_KEY_HEADER: Metadata.Key<String> = Metadata.Key.of("x-api-key", Metadata.ASCII_STRING_MARSHALLER)
+private val API_KEY_HEADER: Metadata.Key<String> = Metadata.Key.of("x-api-key", Metadata.ASCII_STRING_MARSHALLER)
 
 /**
  * Builds a channel with the transport found on the classpath: grpc-netty-shaded on the JVM,
