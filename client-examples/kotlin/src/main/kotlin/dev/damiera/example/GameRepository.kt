@@ -25,9 +25,12 @@ import kotlin.time.Duration.Companion.seconds
  * A game this client sits at: its resource name and the secret token of its seat. An app keeps
  * the token where only this player can read it (Android: EncryptedSharedPreferences or DataStore).
  */
-data class SeatedGame(val name: String, val token: String, val game: Game)
+class SeatedGame(val name: String, val token: String) {
+    /** The name only: a token must never reach a log. */
+    override fun toString() = "SeatedGame($name)"
+}
 
-/** Game calls, as an app's data layer makes them. Every call that changes a game is retry-safe. */
+/** Game calls, as an app's data layer makes them; CreateGame and MakeMove are safe to retry. */
 class GameRepository(
     private val stub: GameServiceCoroutineStub,
     /** A move is answered once it is stored; a slow database is the usual reason to wait longer. */
@@ -50,7 +53,7 @@ class GameRepository(
             .setRequestId(requestId)
             .build()
         val created = decodingErrors { stub.within(timeout).createGame(request) }
-        return SeatedGame(created.game.name, created.whiteToken, created.game)
+        return SeatedGame(created.game.name, created.whiteToken)
     }
 
     /**

@@ -12,13 +12,15 @@ fun main() = runBlocking {
     DamieraClient(DamieraConfig.fromEnvironment()).use { client ->
         showIllegalMove(client)
         val engine = EngineSeat.newBuilder()
-            .setLevel(3)
+            .setLevel(8)
             .setLimits(SearchLimits.newBuilder().setMoveTime(200.milliseconds.toProto()))
             .build()
         val hint = EngineHint(client.engine, level = 1, moveTime = 100.milliseconds)
         var printed = 0
         val game = EngineGame(client.games, hint).play(Variant.VARIANT_ITALIAN, "Kotlin example", engine) { game ->
-            game.movesList.drop(printed).forEach { println("%3d. %-6s %s".format(it.ply + 1, it.color.name.removePrefix("COLOR_"), it.notation)) }
+            for (move in game.movesList.drop(printed)) {
+                println("%3d. %-5s %s".format(move.ply + 1, move.color.name.removePrefix("COLOR_"), move.notation))
+            }
             printed = game.movesCount
         }
         println(describeEnd(game))
@@ -32,6 +34,7 @@ private suspend fun showIllegalMove(client: DamieraClient) {
     try {
         client.rules.applyMove(Variant.VARIANT_ITALIAN, fen = "", move = "22-17")
     } catch (error: DamieraException) {
+        if (error.reason != "ILLEGAL_MOVE") throw error
         println("22-17 refused: ${error.code} ${error.reason}; legal moves: ${error.metadata["legalMoves"]}")
     }
 }
