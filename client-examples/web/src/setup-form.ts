@@ -42,7 +42,7 @@ export class SetupForm {
   }
 
   /** How long the engine thinks per move, in milliseconds. */
-  moveTimeMs(): number {
+  private moveTimeMs(): number {
     return Number(this.field("moveTime").value);
   }
 
