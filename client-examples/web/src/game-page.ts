@@ -11,7 +11,7 @@ import { callFailure, type CallFailure } from "./error-message";
 import { colorName, opponentOf, resultText } from "./game-text";
 import type { Game } from "./gen/damiera/v1/game_service_pb";
 import type { VariantInfo } from "./gen/damiera/v1/rules_service_pb";
-import { Color, PositionStatus_State, type Move, type Position } from "./gen/damiera/v1/types_pb";
+import { Color, type Move, type Position } from "./gen/damiera/v1/types_pb";
 import { HostedGame, type GameSetup } from "./hosted-game";
 import { MovePicker, type Pick } from "./move-picker";
 import { showMoves } from "./move-list";
@@ -113,16 +113,22 @@ export class GamePage {
       this.analysis.stop();
       return;
     }
-    this.elements.status.textContent =
-      toMove === player ? `Your move (${colorName(player)}).` : `The engine is thinking (${colorName(opponentOf(player))})…`;
     void this.analysis.analyze(game, moveTimeMs);
-    if (toMove === player && game.state?.status?.state === PositionStatus_State.ONGOING) {
-      try {
-        const answer = await this.api.rules.listLegalMoves({ variant: game.variant, fen: this.position?.fen });
-        if (this.game?.current === game) this.setLegalMoves(answer.moves);
-      } catch (error) {
-        this.refused("Could not list the legal moves", callFailure(error));
-      }
+    if (toMove !== player) {
+      this.elements.status.textContent = `The engine is thinking (${colorName(opponentOf(player))})…`;
+      return;
+    }
+    // "Your move" only once the pieces that can move are shown: until then a click would be
+    // answered "wait for your turn".
+    try {
+      const answer = await this.api.rules.listLegalMoves({ variant: game.variant, fen: this.position?.fen });
+      if (this.game?.current !== game) return;
+      this.setLegalMoves(answer.moves);
+      this.elements.status.textContent = `Your move (${colorName(player)}).`;
+    } catch (error) {
+      if (this.game?.current !== game) return;
+      this.elements.status.textContent = `Your move (${colorName(player)}), but the page could not list the legal moves.`;
+      this.refused("Could not list the legal moves", callFailure(error));
     }
   }
 
