@@ -81,7 +81,9 @@ export class GamePage {
     try {
       this.game = await HostedGame.create(this.api, setup, {
         changed: (game) => void this.gameChanged(game, moveTimeMs),
-        watchFailed: (failure) => this.refused("The game stream broke; watching again", failure),
+        watchBroken: (failure, retryInMs) =>
+          this.refused(`The game stream broke; watching again in ${retryInMs / 1000} s`, failure),
+        watchStopped: (failure) => this.refused("The game can no longer be followed (start a new one)", failure),
       });
       this.elements.resign.disabled = false;
       await this.gameChanged(this.game.current, moveTimeMs);
