@@ -337,6 +337,32 @@ describe("an Italian game played to its end", () => {
   });
 });
 
+describe("a game replaced while it is being created", () => {
+  ownTab();
+
+  test("the page shows what it was asked for last, not the game created too late", async () => {
+    // Hold CreateGame's answer until the player has moved on to another variant.
+    /** @type {() => void} */
+    let release = () => {};
+    const held = new Promise((resume) => (release = () => resume(undefined)));
+    await page.route("**/damiera.v1.GameService/CreateGame", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await startGame("Dama Italiana", "white");
+    assert.equal(await page.isDisabled("#setup button[type=submit]"), true, "one game at a time");
+    await showBoard("Dama Triestina", "white");
+    release();
+    // The start button comes back once the page is done with the created game.
+    await page.waitForSelector("#setup button[type=submit]:not([disabled])", { timeout: REPLY_TIMEOUT_MS });
+    assert.equal(await page.textContent("#status"), "Dama Triestina: choose your side and the engine, then start.");
+    assert.equal(await count("#board .square"), 100);
+    assert.equal(await count("#moves li"), 0);
+    assert.equal(await page.isDisabled("#resign"), true);
+    await page.unrouteAll();
+  });
+});
+
 // Each test starts a game of its own.
 describe("other games", () => {
   ownTab();
