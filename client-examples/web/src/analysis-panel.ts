@@ -8,7 +8,7 @@ import type { DamieraApi } from "./api";
 import { callFailure, wasCancelled } from "./error-message";
 import { colorName, scoreText } from "./game-text";
 import type { Game } from "./gen/damiera/v1/game_service_pb";
-import type { Move } from "./gen/damiera/v1/types_pb";
+import { Color, type Move } from "./gen/damiera/v1/types_pb";
 
 function line(moves: readonly Move[]): string {
   return moves.map((move) => move.notation).join(" ");
@@ -29,7 +29,7 @@ export class AnalysisPanel {
     const running = new AbortController();
     this.running = running;
     const caption = document.createElement("p");
-    caption.textContent = `${colorName(game.state?.position?.sideToMove ?? 0)} to move, after ${game.moves.length} moves:`;
+    caption.textContent = `${colorName(game.state?.position?.sideToMove ?? Color.UNSPECIFIED)} to move, after ${game.moves.length} moves:`;
     const depths = document.createElement("ol");
     depths.className = "depths";
     this.element.replaceChildren(caption, depths);

@@ -1,6 +1,7 @@
 /**
  * Turns a failed call into a sentence for the player: the server's message and the
- * `google.rpc.ErrorInfo` reason it carries (AIP-193), such as ILLEGAL_MOVE or NOT_YOUR_TURN.
+ * `google.rpc.ErrorInfo` reason it carries (AIP-193), such as ILLEGAL_MOVE or NOT_YOUR_TURN; and
+ * tells a failure worth trying again from one that would only fail again.
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb";
@@ -18,6 +19,16 @@ export function callFailure(error: unknown): CallFailure {
   const failure = ConnectError.from(error);
   const [info] = failure.findDetails(ErrorInfoSchema);
   return { message: failure.rawMessage, reason: info?.reason ?? Code[failure.code] };
+}
+
+/**
+ * True when the same call may well succeed later: the server is unavailable (restarting, or
+ * ending its watch streams as it shuts down), the rate limit was hit, or the connection failed,
+ * which a browser's fetch does not explain and Connect reports as UNKNOWN.
+ */
+export function isTransient(error: unknown): boolean {
+  const code = ConnectError.from(error).code;
+  return code === Code.Unavailable || code === Code.ResourceExhausted || code === Code.Unknown;
 }
 
 /** True for the error of a call that this page cancelled itself. */

@@ -11,7 +11,7 @@ import { callFailure, type CallFailure } from "./error-message";
 import { colorName, opponentOf, resultText } from "./game-text";
 import type { Game } from "./gen/damiera/v1/game_service_pb";
 import type { VariantInfo } from "./gen/damiera/v1/rules_service_pb";
-import { Color, PositionStatus_State, type Move, type Position } from "./gen/damiera/v1/types_pb";
+import { Color, type Move, type Position } from "./gen/damiera/v1/types_pb";
 import { HostedGame, type GameSetup } from "./hosted-game";
 import { MovePicker, type Pick } from "./move-picker";
 import { showMoves } from "./move-list";
@@ -40,6 +40,11 @@ export class GamePage {
   private position: Position | null = null;
   /** The game being played; null before the first and while one is being created. */
   private game: HostedGame | null = null;
+  /**
+   * Counts what the page was asked to show (a preview, a new game): a game whose creation ends
+   * after the page moved on is closed at once, lest its watch hold a connection for nothing.
+   */
+  private shown = 0;
   /** The legal moves of the position shown, when it is the player's turn: kept to try again after a refusal. */
   private legalMoves: readonly Move[] = [];
   /** The player's clicks so far; NO_MOVES while the player cannot move. */
@@ -61,6 +66,7 @@ export class GamePage {
   /** Shows `info`'s start position from `color`'s side, with no game running. */
   preview(info: VariantInfo, color: Color): void {
     this.close();
+    this.shown += 1;
     this.layout = boardLayout(info.boardSize, info.squareNaming, color === Color.BLACK);
     this.position = info.startPosition ?? null;
     this.elements.rules.replaceChildren(
@@ -73,20 +79,32 @@ export class GamePage {
     this.redraw();
   }
 
-  /** Starts a game of `info` as set up; the engine analyses for as long as it thinks per move. */
+  /**
+   * Starts a game of `info` as set up; the engine analyses for as long as it thinks per move.
+   * Settles, never rejecting, once the game is shown, could not be created, or was given up for
+   * something the page was asked to show meanwhile.
+   */
   async start(info: VariantInfo, setup: GameSetup): Promise<void> {
     this.preview(info, setup.playerColor);
+    const shown = this.shown;
     this.elements.status.textContent = "Creating the game…";
     const moveTimeMs = setup.engineMoveTimeMs;
     try {
-      this.game = await HostedGame.create(this.api, setup, {
+      const game = await HostedGame.create(this.api, setup, {
         changed: (game) => void this.gameChanged(game, moveTimeMs),
-        watchFailed: (failure) => this.refused("The game stream broke; watching again", failure),
+        watchBroken: (failure, retryInMs) =>
+          this.refused(`The game stream broke; watching again in ${retryInMs / 1000} s`, failure),
+        watchStopped: (failure) => this.refused("The game can no longer be followed (start a new one)", failure),
       });
+      if (this.shown !== shown) {
+        game.close();
+        return;
+      }
+      this.game = game;
       this.elements.resign.disabled = false;
-      await this.gameChanged(this.game.current, moveTimeMs);
+      await this.gameChanged(game.current, moveTimeMs);
     } catch (error) {
-      this.refused("Could not create the game", callFailure(error));
+      if (this.shown === shown) this.refused("Could not create the game", callFailure(error));
     }
   }
 
@@ -113,16 +131,22 @@ export class GamePage {
       this.analysis.stop();
       return;
     }
-    this.elements.status.textContent =
-      toMove === player ? `Your move (${colorName(player)}).` : `The engine is thinking (${colorName(opponentOf(player))})…`;
     void this.analysis.analyze(game, moveTimeMs);
-    if (toMove === player && game.state?.status?.state === PositionStatus_State.ONGOING) {
-      try {
-        const answer = await this.api.rules.listLegalMoves({ variant: game.variant, fen: this.position?.fen });
-        if (this.game?.current === game) this.setLegalMoves(answer.moves);
-      } catch (error) {
-        this.refused("Could not list the legal moves", callFailure(error));
-      }
+    if (toMove !== player) {
+      this.elements.status.textContent = `The engine is thinking (${colorName(opponentOf(player))})…`;
+      return;
+    }
+    // "Your move" only once the pieces that can move are shown: until then a click would be
+    // answered "wait for your turn".
+    try {
+      const answer = await this.api.rules.listLegalMoves({ variant: game.variant, fen: this.position?.fen });
+      if (this.game?.current !== game) return;
+      this.setLegalMoves(answer.moves);
+      this.elements.status.textContent = `Your move (${colorName(player)}).`;
+    } catch (error) {
+      if (this.game?.current !== game) return;
+      this.elements.status.textContent = `Your move (${colorName(player)}), but the page could not list the legal moves.`;
+      this.refused("Could not list the legal moves", callFailure(error));
     }
   }
 

@@ -10,9 +10,9 @@ import {
   type Score,
 } from "./gen/damiera/v1/types_pb";
 
-/** "White" or "Black". */
+/** "White", "Black", or "nobody" for a colour the server left unspecified. */
 export function colorName(color: Color): string {
-  return color === Color.BLACK ? "Black" : "White";
+  return color === Color.WHITE ? "White" : color === Color.BLACK ? "Black" : "nobody";
 }
 
 /** The other side. */

@@ -1,16 +1,32 @@
 /**
  * One hosted game against the engine, as the server keeps it: created with GameService.CreateGame
  * (the player at one seat, the engine at the other), followed with WatchGame (resumed from the
- * moves already seen when the stream breaks), and played with the seat's secret token.
+ * moves already seen when the stream breaks for a transient reason, waiting longer each time it
+ * breaks in a row), and played with the seat's secret token.
  */
 import { durationFromMs } from "@bufbuild/protobuf/wkt";
 import type { DamieraApi } from "./api";
-import { callFailure, wasCancelled, type CallFailure } from "./error-message";
+import { callFailure, isTransient, wasCancelled, type CallFailure } from "./error-message";
 import type { Game, GameState, WatchGameResponse } from "./gen/damiera/v1/game_service_pb";
 import { Color, type Variant } from "./gen/damiera/v1/types_pb";
 
-/** How long to wait before watching again after the stream broke. */
-const REWATCH_DELAY_MS = 1000;
+/** How long to wait before watching again after the stream broke; doubled at each break in a row. */
+const FIRST_REWATCH_DELAY_MS = 1000;
+/** The longest wait between two tries, however often the stream broke. */
+const MAX_REWATCH_DELAY_MS = 30_000;
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resume) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resume();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
+  });
+}
 
 /** The moves played in a game or an update's state. */
 function plyOf(game: { state?: GameState }): number {
@@ -37,8 +53,10 @@ export interface GameSetup {
 export interface GameListener {
   /** The game changed (a move, a resignation, the end). */
   changed(game: Game): void;
-  /** The watch stream broke; it is resumed shortly. */
-  watchFailed(failure: CallFailure): void;
+  /** The watch stream broke for a transient reason (UNAVAILABLE, say); it is resumed after `retryInMs`. */
+  watchBroken(failure: CallFailure, retryInMs: number): void;
+  /** The watch failed for good (NOT_FOUND, API_KEY_REQUIRED, …): the game's changes are no longer followed. */
+  watchStopped(failure: CallFailure): void;
 }
 
 /** A game in progress on the server, and the player's seat in it. */
@@ -107,18 +125,27 @@ export class HostedGame {
 
   private async watch(): Promise<void> {
     const { signal } = this.watching;
+    let delayMs = FIRST_REWATCH_DELAY_MS;
     while (!signal.aborted) {
       try {
         const stream = this.api.games.watchGame(
           { name: this.game.name, fromPly: this.game.moves.length },
           { signal },
         );
-        for await (const message of stream) this.apply(message);
+        for await (const message of stream) {
+          this.apply(message);
+          delayMs = FIRST_REWATCH_DELAY_MS;
+        }
         return;
       } catch (error) {
         if (signal.aborted || wasCancelled(error)) return;
-        this.listener.watchFailed(callFailure(error));
-        await new Promise((resume) => setTimeout(resume, REWATCH_DELAY_MS));
+        if (!isTransient(error)) {
+          this.listener.watchStopped(callFailure(error));
+          return;
+        }
+        this.listener.watchBroken(callFailure(error), delayMs);
+        await pause(delayMs, signal);
+        delayMs = Math.min(2 * delayMs, MAX_REWATCH_DELAY_MS);
       }
     }
   }

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
       element<HTMLFormElement>("setup"),
       variants,
       () => page.preview(form.variant(), form.playerColor()),
-      (setup) => void page.start(form.variant(), setup),
+      (setup) => page.start(form.variant(), setup),
     );
     page.preview(form.variant(), form.playerColor());
     element("setup").removeAttribute("inert");

@@ -12,13 +12,14 @@ export class SetupForm {
    * @param form the form, with fields `variant`, `color`, `level` and `moveTime`
    * @param variants the server's variants, offered in its order
    * @param onChange called when the variant or the side changes, before any game starts
-   * @param onStart called with the setup when the player starts a game
+   * @param onStart called with the setup when the player starts a game; the start button stays
+   *   disabled until the promise it returns settles, so that a double click creates one game
    */
   constructor(
     private readonly form: HTMLFormElement,
     private readonly variants: readonly VariantInfo[],
     onChange: () => void,
-    onStart: (setup: GameSetup) => void,
+    onStart: (setup: GameSetup) => Promise<void>,
   ) {
     this.field("variant").replaceChildren(
       ...variants.map((info, index) => new Option(info.displayName, String(index))),
@@ -27,7 +28,11 @@ export class SetupForm {
     this.field("color").addEventListener("change", onChange);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      onStart(this.setup());
+      const start = form.querySelector<HTMLButtonElement>("button[type=submit]");
+      if (start) start.disabled = true;
+      void onStart(this.setup()).finally(() => {
+        if (start) start.disabled = false;
+      });
     });
   }
 
@@ -42,7 +47,7 @@ export class SetupForm {
   }
 
   /** How long the engine thinks per move, in milliseconds. */
-  moveTimeMs(): number {
+  private moveTimeMs(): number {
     return Number(this.field("moveTime").value);
   }
 

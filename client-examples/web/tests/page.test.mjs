@@ -4,6 +4,12 @@
  * three variants, then an Italian game played by clicking squares, with the engine's replies, the
  * live analysis, a refused illegal move, a drag-and-drop move and the result of a resignation.
  * Any error in the browser's console fails the test it happened in.
+ *
+ * The page is built and the browser started once. Each describe opens its own tab and sets up its
+ * own game, so no describe depends on another. Inside a describe the tests are independent too,
+ * except in "an Italian game played to its end": those are the steps of one game, run in order
+ * (node:test runs a describe's tests one after another), each going on from where the previous
+ * one left the game, as its comment says.
  */
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
@@ -16,6 +22,8 @@ const SERVER = process.env.DAMIERA_URL;
 if (!SERVER) {
   throw new Error("DAMIERA_URL is not set: give the server's gRPC-Web address, e.g. DAMIERA_URL=http://127.0.0.1:50051");
 }
+/** The page's query string: which server it calls. */
+const PAGE_QUERY = `?server=${encodeURIComponent(SERVER)}`;
 const SCREENSHOTS = fileURLToPath(new URL("../test-output/", import.meta.url));
 
 /** How long the engine (level 1) and the analysis think per move in these tests. */
@@ -27,9 +35,15 @@ const REPLY_TIMEOUT_MS = 20_000;
 let served;
 /** @type {Awaited<ReturnType<typeof startBrowser>>} */
 let browser;
-/** @type {import("playwright-core").Page} */
+/**
+ * The current describe's tab.
+ * @type {import("playwright-core").Page}
+ */
 let page;
-/** @type {string[]} */
+/**
+ * The errors the current describe's tab has shown in its console and not yet reported.
+ * @type {string[]}
+ */
 let consoleErrors;
 
 /**
@@ -55,6 +69,19 @@ function waitForStatus(text) {
   return page.waitForFunction((wanted) => document.getElementById("status")?.textContent === wanted, text, {
     timeout: REPLY_TIMEOUT_MS,
   });
+}
+
+/**
+ * Waits until the page says it is the player's move and shows the pieces that can move.
+ * @param {"White" | "Black"} side the player's side
+ */
+function waitForYourMove(side) {
+  return page.waitForFunction(
+    (wanted) =>
+      document.getElementById("status")?.textContent === wanted && document.querySelector(".square.movable") !== null,
+    `Your move (${side}).`,
+    { timeout: REPLY_TIMEOUT_MS },
+  );
 }
 
 /** @param {number} plies */
@@ -92,7 +119,7 @@ async function clickFirstLegalMove(side = "White") {
     await page.click(`[data-square="${step}"]`);
   }
   await waitForMoves(plies + 2);
-  await waitForStatus(`Your move (${side}).`);
+  await waitForYourMove(side);
   assert.notEqual(await boardFen(), fenBefore, "the board changed");
   const played = await page.locator("#moves li").nth(plies).textContent();
   assert.match(played ?? "", new RegExp(`^${from}[-x](\\w+x)*${to}$`));
@@ -102,10 +129,6 @@ async function clickFirstLegalMove(side = "White") {
 before(async () => {
   served = await buildAndServe();
   browser = await startBrowser();
-  const opened = await openPage(browser.context, `${served.url}?server=${encodeURIComponent(SERVER)}`);
-  page = opened.page;
-  consoleErrors = opened.errors;
-  await page.waitForSelector("#setup:not([inert])");
 });
 
 after(async () => {
@@ -117,7 +140,33 @@ afterEach(() => {
   assert.deepEqual(consoleErrors.splice(0), [], "the browser's console shows no error");
 });
 
+/**
+ * Gives the describe it is called in a tab of its own, with the page loaded and the variants
+ * known before its first test, and closed after its last.
+ */
+function ownTab() {
+  before(async () => {
+    const opened = await openPage(browser.context, `${served.url}${PAGE_QUERY}`);
+    page = opened.page;
+    consoleErrors = opened.errors;
+    await page.waitForSelector("#setup:not([inert])");
+  });
+  after(() => page.close());
+}
+
+/**
+ * Shows a variant's start position from one side, with no game running.
+ * @param {string} variant the variant's name in the list
+ * @param {"white" | "black"} side the player's side
+ */
+async function showBoard(variant, side) {
+  await page.selectOption("select[name=variant]", { label: variant });
+  await page.selectOption("select[name=color]", side);
+}
+
 describe("the boards", () => {
+  ownTab();
+
   test("the variant list is the server's ListVariants", async () => {
     assert.deepEqual(await page.locator("select[name=variant] option").allTextContents(), [
       "Dama Italiana",
@@ -128,7 +177,7 @@ describe("the boards", () => {
   });
 
   test("Italian: 8x8, the 32 dark squares numbered from Black's side, White's men on 21-32", async () => {
-    await page.selectOption("select[name=variant]", { label: "Dama Italiana" });
+    await showBoard("Dama Italiana", "white");
     assert.equal(await count("#board .square"), 64);
     assert.equal(await count("#board .square.dark"), 32);
     const named = await squares("#board [data-square]");
@@ -141,14 +190,13 @@ describe("the boards", () => {
   });
 
   test("Italian from Black's side: the board turned round, square 32 top-left", async () => {
-    await page.selectOption("select[name=color]", "black");
+    await showBoard("Dama Italiana", "black");
     assert.equal(await page.locator("#board .square").first().getAttribute("data-square"), "32");
     assert.equal(await page.locator("#board .square").last().getAttribute("data-square"), "1");
-    await page.selectOption("select[name=color]", "white");
   });
 
   test("Triestina: 10x10, the 50 dark squares, 1 at a10 and 50 at j1, 20 men a side", async () => {
-    await page.selectOption("select[name=variant]", { label: "Dama Triestina" });
+    await showBoard("Dama Triestina", "white");
     assert.equal(await count("#board .square"), 100);
     assert.equal(await count("#board .square.dark"), 50);
     assert.deepEqual(await squares("#board [data-square]"), Array.from({ length: 50 }, (_, index) => String(index + 1)));
@@ -160,7 +208,7 @@ describe("the boards", () => {
   });
 
   test("Turkish: 8x8 with all 64 squares in play, a8 top-left, a1 bottom-left, 16 men a side", async () => {
-    await page.selectOption("select[name=variant]", { label: "Dama Turca" });
+    await showBoard("Dama Turca", "white");
     assert.equal(await count("#board .square"), 64);
     const named = await squares("#board [data-square]");
     assert.equal(named.length, 64);
@@ -182,18 +230,18 @@ describe("the boards", () => {
  * @param {"white" | "black"} side the player's side
  */
 async function startGame(variant, side) {
-  await page.selectOption("select[name=variant]", { label: variant });
-  await page.selectOption("select[name=color]", side);
+  await showBoard(variant, side);
   await page.selectOption("select[name=level]", "1");
   await page.selectOption("select[name=moveTime]", MOVE_TIME_MS);
   await page.click("#setup button[type=submit]");
 }
 
-describe("an Italian game against the engine", () => {
+// Each test leaves the game at its start, White to move, with no piece picked.
+describe("the start of an Italian game against the engine", () => {
+  ownTab();
   before(async () => {
     await startGame("Dama Italiana", "white");
-    await waitForStatus("Your move (White).");
-    await page.waitForSelector(".square.movable");
+    await waitForYourMove("White");
   });
 
   test("the pieces that can move and their targets are highlighted", async () => {
@@ -228,11 +276,31 @@ describe("an Italian game against the engine", () => {
     );
   });
 
-  test("moves played by clicking squares, each answered by the engine", async () => {
+  test("the analysis panel streams the engine's depths, scores and lines", async () => {
+    await page.waitForSelector("#analysis .best", { timeout: REPLY_TIMEOUT_MS });
+    const depths = await page.locator("#analysis li[data-depth]").allTextContents();
+    assert.ok(depths.length >= 1, "at least one completed depth");
+    for (const depth of depths) {
+      assert.match(depth, /^depth \d+\/\d+ {2}([+-]?\d+\.\d\d|wins in \d+ plies|loses in \d+ plies) {2}\d+ nodes {2}\d+[-x]\d+/);
+    }
+    assert.match(await page.textContent("#analysis .best") ?? "", /^Best: \d+[-x][\dx]+ \(.+, depth \d+\)$/);
+    assert.equal(await page.textContent("#analysis p"), "White to move, after 0 moves:");
+  });
+});
+
+// The steps of one game, in order: each test goes on from the position the previous one left.
+describe("an Italian game played to its end", () => {
+  ownTab();
+  before(async () => {
+    await startGame("Dama Italiana", "white");
+    await waitForYourMove("White");
+  });
+
+  test("from the start: moves played by clicking squares, each answered by the engine", async () => {
     await page.click("[data-square='22']");
     await page.click("[data-square='18']");
     await waitForMoves(2);
-    await waitForStatus("Your move (White).");
+    await waitForYourMove("White");
     assert.equal(await page.locator("#moves li").first().textContent(), "22-18");
     assert.equal(await page.textContent("#message"), "");
     assert.equal(await count("[data-square='22'][data-piece]"), 0, "22 is empty");
@@ -242,18 +310,12 @@ describe("an Italian game against the engine", () => {
     assert.equal(await count("#moves li"), 6);
   });
 
-  test("the analysis panel streams the engine's depths, scores and lines", async () => {
+  test("after those six moves: the analysis follows the game", async () => {
     await page.waitForSelector("#analysis .best", { timeout: REPLY_TIMEOUT_MS });
-    const depths = await page.locator("#analysis li[data-depth]").allTextContents();
-    assert.ok(depths.length >= 1, "at least one completed depth");
-    for (const depth of depths) {
-      assert.match(depth, /^depth \d+\/\d+ {2}([+-]?\d+\.\d\d|wins in \d+ plies|loses in \d+ plies) {2}\d+ nodes {2}\d+[-x]\d+/);
-    }
-    assert.match(await page.textContent("#analysis .best") ?? "", /^Best: \d+[-x][\dx]+ \(.+, depth \d+\)$/);
-    assert.match(await page.textContent("#analysis p") ?? "", /^White to move, after 6 moves:$/);
+    assert.equal(await page.textContent("#analysis p"), "White to move, after 6 moves:");
   });
 
-  test("a move played by dragging a piece onto its target", async () => {
+  test("White to move again: a move played by dragging a piece onto its target", async () => {
     const fenBefore = await boardFen();
     const [from] = await squares(".square.movable");
     await page.click(`[data-square="${from}"]`);
@@ -261,12 +323,12 @@ describe("an Italian game against the engine", () => {
     await page.click(`[data-square="${from}"]`);
     await page.dragAndDrop(`[data-square="${from}"] .piece`, `[data-square="${to}"]`);
     await waitForMoves(8);
-    await waitForStatus("Your move (White).");
+    await waitForYourMove("White");
     assert.notEqual(await boardFen(), fenBefore);
     assert.match((await page.locator("#moves li").nth(6).textContent()) ?? "", new RegExp(`^${from}[-x](\\d+x)*${to}$`));
   });
 
-  test("resigning ends the game with the result shown", async () => {
+  test("the game still going: resigning ends it with the result shown", async () => {
     await page.click("#resign");
     await waitForStatus("Black wins by resignation.");
     assert.equal(await page.isDisabled("#resign"), true);
@@ -275,29 +337,58 @@ describe("an Italian game against the engine", () => {
   });
 });
 
+describe("a game replaced while it is being created", () => {
+  ownTab();
+
+  test("the page shows what it was asked for last, not the game created too late", async () => {
+    // Hold CreateGame's answer until the player has moved on to another variant.
+    /** @type {() => void} */
+    let release = () => {};
+    const held = new Promise((resume) => (release = () => resume(undefined)));
+    await page.route("**/damiera.v1.GameService/CreateGame", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await startGame("Dama Italiana", "white");
+    assert.equal(await page.isDisabled("#setup button[type=submit]"), true, "one game at a time");
+    await showBoard("Dama Triestina", "white");
+    release();
+    // The start button comes back once the page is done with the created game.
+    await page.waitForSelector("#setup button[type=submit]:not([disabled])", { timeout: REPLY_TIMEOUT_MS });
+    assert.equal(await page.textContent("#status"), "Dama Triestina: choose your side and the engine, then start.");
+    assert.equal(await count("#board .square"), 100);
+    assert.equal(await count("#moves li"), 0);
+    assert.equal(await page.isDisabled("#resign"), true);
+    await page.unrouteAll();
+  });
+});
+
+// Each test starts a game of its own.
 describe("other games", () => {
+  ownTab();
+
   test("as Black in Italian: the engine opens, the board is seen from Black's side", async () => {
     await startGame("Dama Italiana", "black");
     await waitForMoves(1);
-    await waitForStatus("Your move (Black).");
+    await waitForYourMove("Black");
     assert.equal(await page.locator("#board .square").first().getAttribute("data-square"), "32");
     assert.equal(await page.locator("#moves li").first().getAttribute("data-color"), "white");
-    for (const square of await squares(".square.movable")) {
-      assert.equal(await page.getAttribute(`[data-square="${square}"]`, "data-piece"), "black man");
-    }
+    // Whatever White opened with, it ends on 17-20 and leaves 13-16 empty: Black's front men
+    // 9-12 each have a step and nothing to take. The board turned round lists them from 12.
+    assert.deepEqual(await squares(".square.movable"), ["12", "11", "10", "9"]);
     await clickFirstLegalMove("Black");
     assert.equal(await count("#moves li"), 3);
   });
 
   test("Turkish: a move by clicking squares named a1-h8, answered by the engine", async () => {
     await startGame("Dama Turca", "white");
-    await waitForStatus("Your move (White).");
+    await waitForYourMove("White");
     assert.deepEqual(await squares(".square.movable"), ["a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3"]);
     await page.click("[data-square='d3']");
     assert.deepEqual(await squares(".square.target"), ["d4"]);
     await page.click("[data-square='d4']");
     await waitForMoves(2);
-    await waitForStatus("Your move (White).");
+    await waitForYourMove("White");
     assert.equal(await page.locator("#moves li").first().textContent(), "d3-d4");
     assert.equal(await page.getAttribute("[data-square='d4']", "data-piece"), "white man");
     await screenshot("turkish-game");
