@@ -1,5 +1,6 @@
 // The portal as its users' browsers see it, for the tests: JSON calls with a seat handle, and an
 // EventSource-like reader of the event stream.
+
 package portal_test
 
 import (

@@ -1,4 +1,5 @@
 // Creating a game (a person against a person, or against the engine) and reading one.
+
 package portal
 
 import (

@@ -2,6 +2,7 @@
 // (with a few reasons made more precise), the ErrorInfo reason and its facts go in the JSON body,
 // and RetryInfo becomes Retry-After. A refusal of the portal's own credentials (its API key, a
 // token it kept) is the portal's fault, not the user's: it answers 502 and is logged.
+
 package portal
 
 import (

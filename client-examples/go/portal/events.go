@@ -6,6 +6,7 @@
 //	event: update   moves and the state after them (UpdateView)
 //	event: error    the watch failed (ErrorView); the stream then ends
 //	: keep-alive    a comment when nothing happened for a while
+
 package portal
 
 import (

@@ -1,6 +1,7 @@
 // Playing a move: the user shows their seat handle, the portal checks it is a seat of this game
 // and sends the move to Damiera with the seat's token. Damiera judges the rest: whose turn it is,
 // whether the move is legal, whether the game is still on.
+
 package portal
 
 import (

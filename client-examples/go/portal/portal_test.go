@@ -1,5 +1,6 @@
 // The portal against the live Damiera server: games made, played and watched through the
 // portal's HTTP API, as its users would.
+
 package portal_test
 
 import (

@@ -1,5 +1,6 @@
 // The portal's watch survives a lost stream: a GameService whose first WatchGame stream is cut
 // with UNAVAILABLE, as a server shutting down cuts it, stands between the portal and Damiera.
+
 package portal_test
 
 import (

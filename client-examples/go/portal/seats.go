@@ -4,6 +4,7 @@
 // it can revoke or move a handle (a session ended, an account closed) without Damiera, which
 // shows a token once and keeps only its hash. This store is in memory; a real portal keeps it in
 // its database, the tokens encrypted, since a lost token leaves its seat unable to move.
+
 package portal
 
 import (

@@ -1,5 +1,6 @@
 // The portal's JSON: its own view of Damiera's games, in the words its web pages use, so that a
 // change of the gRPC API changes this file and not the pages.
+
 package portal
 
 import (

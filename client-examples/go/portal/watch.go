@@ -2,6 +2,7 @@
 // message that shows the game over; it ends with UNAVAILABLE when the server goes away (a restart,
 // a deploy: "watch again with from_ply N") or the connection drops. Then the watch starts again
 // from the moves already relayed, so the follower sees every move once, in order.
+
 package portal
 
 import (
