@@ -25,7 +25,8 @@ type SeatRequest struct {
 	Engine *EngineRequest `json:"engine,omitempty"`
 }
 
-// EngineRequest sets the engine's strength: a level from 1 to 20 and its time per move.
+// EngineRequest sets the engine's strength: a level from 1 to 20 (0: the strongest, 20) and its
+// time per move.
 type EngineRequest struct {
 	Level      uint32 `json:"level"`
 	MoveTimeMS uint32 `json:"move_time_ms"`

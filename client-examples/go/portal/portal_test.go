@@ -184,3 +184,15 @@ func TestTheEngineRepliesToAMove(t *testing.T) {
 		t.Errorf("moves = %+v, want 22-18 then one of Black's %v", moves, replies)
 	}
 }
+
+func TestEngineLevelZeroShowsAsTheStrongest(t *testing.T) {
+	anna := newUser(t, nil)
+	created := anna.create(portal.CreateRequest{
+		Variant: "italian",
+		White:   portal.SeatRequest{Name: "Anna"},
+		Black:   portal.SeatRequest{Engine: &portal.EngineRequest{Level: 0, MoveTimeMS: 100}},
+	})
+	if created.Game.Black.EngineLevel != 20 {
+		t.Errorf("an engine at level 0 shows as level %d, want 20", created.Game.Black.EngineLevel)
+	}
+}
