@@ -3,7 +3,6 @@
 package portal
 
 import (
-	"encoding/json"
 	"net/http"
 	"time"
 
@@ -42,8 +41,7 @@ type CreateResponse struct {
 
 func (p *Portal) createGame(w http.ResponseWriter, r *http.Request) {
 	var body CreateRequest
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-		writeError(w, http.StatusBadRequest, "BAD_JSON", err.Error())
+	if !readJSON(w, r, &body) {
 		return
 	}
 	variant, ok := parseVariant(body.Variant)

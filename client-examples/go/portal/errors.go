@@ -7,6 +7,7 @@ package portal
 
 import (
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"math"
 	"net/http"
@@ -85,6 +86,26 @@ func httpStatus(refusal *damiera.Error) int {
 // writeError answers one of the portal's own refusals.
 func writeError(w http.ResponseWriter, code int, reason, message string) {
 	writeJSON(w, code, ErrorView{Error: reason, Message: message})
+}
+
+// maxBodyBytes bounds a request's body: the portal's largest, a new game with two names, is far
+// smaller, and a client that sends more gets 413 before the portal reads it all into memory.
+const maxBodyBytes = 8 << 10
+
+// readJSON decodes the request's JSON body into body; otherwise it answers the refusal (413 for
+// a body over maxBodyBytes, 400 for one that is not the JSON asked for) and is false.
+func readJSON(w http.ResponseWriter, r *http.Request, body any) bool {
+	err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBodyBytes)).Decode(body)
+	if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+		writeError(w, http.StatusRequestEntityTooLarge, "BODY_TOO_LARGE",
+			"the body is over "+strconv.Itoa(maxBodyBytes)+" bytes")
+		return false
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "BAD_JSON", err.Error())
+		return false
+	}
+	return true
 }
 
 func writeJSON(w http.ResponseWriter, code int, body any) {

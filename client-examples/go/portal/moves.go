@@ -5,7 +5,6 @@
 package portal
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -34,8 +33,7 @@ func (p *Portal) makeMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body MoveRequest
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-		writeError(w, http.StatusBadRequest, "BAD_JSON", err.Error())
+	if !readJSON(w, r, &body) {
 		return
 	}
 	made, err := p.games.MakeMove(damiera.AsSeat(r.Context(), seat.token), &damierav1.MakeMoveRequest{

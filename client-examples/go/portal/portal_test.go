@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"damiera.dev/client-examples/go/damiera"
@@ -194,5 +195,16 @@ func TestEngineLevelZeroShowsAsTheStrongest(t *testing.T) {
 	})
 	if created.Game.Black.EngineLevel != 20 {
 		t.Errorf("an engine at level 0 shows as level %d, want 20", created.Game.Black.EngineLevel)
+	}
+}
+
+func TestABodyOverTheLimitIsRefused(t *testing.T) {
+	anna := newUser(t, nil)
+	huge := humanGame
+	huge.White.Name = strings.Repeat("A", 10_000)
+	var refusal portal.ErrorView
+	if code := anna.call("POST", "/games", "", huge, &refusal); code != http.StatusRequestEntityTooLarge ||
+		refusal.Error != "BODY_TOO_LARGE" {
+		t.Errorf("a 10 kB body answered %d %s, want 413 BODY_TOO_LARGE", code, refusal.Error)
 	}
 }
