@@ -57,7 +57,7 @@ func (p *Portal) createGame(w http.ResponseWriter, r *http.Request) {
 		RequestId: requestID(r),
 	})
 	if err != nil {
-		writeDamieraError(w, err)
+		writeDamieraError(w, r, err)
 		return
 	}
 	game := created.GetGame()
@@ -76,7 +76,7 @@ func (p *Portal) createGame(w http.ResponseWriter, r *http.Request) {
 func (p *Portal) getGame(w http.ResponseWriter, r *http.Request) {
 	got, err := p.games.GetGame(r.Context(), &damierav1.GetGameRequest{Name: gameName(r)})
 	if err != nil {
-		writeDamieraError(w, err)
+		writeDamieraError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, gameView(got.GetGame()))

@@ -28,8 +28,12 @@ type ErrorView struct {
 	Candidates []string `json:"candidates,omitempty"`
 }
 
-// writeDamieraError answers a failed Damiera call.
-func writeDamieraError(w http.ResponseWriter, err error) {
+// writeDamieraError answers a failed Damiera call, unless the user went away (closed the tab,
+// say), which cancelled the call: then there is no one to answer, and nothing went wrong.
+func writeDamieraError(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		return
+	}
 	code, view, retryAfter := describeDamieraError(err)
 	if retryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
@@ -75,6 +79,8 @@ func httpStatus(refusal *damiera.Error) int {
 	case codes.FailedPrecondition, codes.Aborted:
 		return http.StatusConflict // not your turn, game over, a stale ply: read the game again
 	case codes.ResourceExhausted, codes.Unavailable:
+		return http.StatusServiceUnavailable
+	case codes.Canceled: // with the user still there: the portal's connection closing as it stops
 		return http.StatusServiceUnavailable
 	case codes.DeadlineExceeded:
 		return http.StatusGatewayTimeout

@@ -31,7 +31,7 @@ func (p *Portal) streamEvents(w http.ResponseWriter, r *http.Request) {
 		return // the game is over, or the user went away
 	}
 	if !events.started {
-		writeDamieraError(w, err)
+		writeDamieraError(w, r, err)
 		return
 	}
 	_, view, _ := describeDamieraError(err)

@@ -43,7 +43,7 @@ func (p *Portal) makeMove(w http.ResponseWriter, r *http.Request) {
 		RequestId:   requestID(r),
 	})
 	if err != nil {
-		writeDamieraError(w, err)
+		writeDamieraError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, MoveResponse{Move: moveView(made.GetMove()), Game: gameView(made.GetGame())})
