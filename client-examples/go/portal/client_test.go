@@ -76,9 +76,9 @@ type event struct {
 	id, kind, data string
 }
 
-// watch opens the game's event stream (with Last-Event-ID when lastID is not empty) and answers
-// its events as they come; the stream is closed when the test ends.
-func (u user) watch(gameID, lastID string) <-chan event {
+// openEvents asks for the game's event stream (with Last-Event-ID when lastID is not empty); the
+// answer's body is closed when the test ends.
+func (u user) openEvents(gameID, lastID string) *http.Response {
 	u.t.Helper()
 	request, err := http.NewRequest("GET", u.portal.URL+"/games/"+gameID+"/events", nil)
 	if err != nil {
@@ -92,6 +92,14 @@ func (u user) watch(gameID, lastID string) <-chan event {
 		u.t.Fatal(err)
 	}
 	u.t.Cleanup(func() { _ = response.Body.Close() })
+	return response
+}
+
+// watch opens the game's event stream (with Last-Event-ID when lastID is not empty) and answers
+// its events as they come; the stream is closed when the test ends.
+func (u user) watch(gameID, lastID string) <-chan event {
+	u.t.Helper()
+	response := u.openEvents(gameID, lastID)
 	if response.StatusCode != http.StatusOK {
 		u.t.Fatalf("GET events answered %d", response.StatusCode)
 	}

@@ -6,6 +6,7 @@
 package portal
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -56,7 +57,7 @@ func describeDamieraError(err error) (int, ErrorView, int) {
 		return code, ErrorView{Error: "UPSTREAM", Message: "the game server refused the portal"}, 0
 	}
 	return code, ErrorView{
-		Error:      refusal.Reason,
+		Error:      cmp.Or(refusal.Reason, "UPSTREAM"), // no reason: a transport failure
 		Message:    refusal.Message,
 		LegalMoves: refusal.List("legalMoves"),
 		Candidates: refusal.List("candidates"),
