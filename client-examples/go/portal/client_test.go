@@ -145,3 +145,16 @@ func next(t *testing.T, events <-chan event, data any) event {
 		return event{}
 	}
 }
+
+// ends fails the test unless the stream ends with no more events; it waits 30 s at most.
+func ends(t *testing.T, events <-chan event) {
+	t.Helper()
+	select {
+	case got, open := <-events:
+		if open {
+			t.Errorf("came %s %s, want the stream to end", got.kind, got.id)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("the stream is still open after 30 s")
+	}
+}

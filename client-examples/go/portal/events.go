@@ -16,6 +16,7 @@
 package portal
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -38,13 +39,19 @@ func (p *Portal) streamEvents(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "BAD_LAST_EVENT_ID", "Last-Event-ID: a number of moves or \"over\"")
 		return
 	}
+	ctx, cancel := context.WithCancel(r.Context()) // ends when the user goes or the portal stops
+	defer cancel()
+	defer context.AfterFunc(p.streams, cancel)()
 	events := &eventStream{w: w, flusher: http.NewResponseController(w)}
-	err := follow(r.Context(), p.games, gameName(r), fromPly, events.relay)
+	err := follow(ctx, p.games, gameName(r), fromPly, events.relay)
 	switch {
 	case r.Context().Err() != nil:
 		return // the user went away
 	case err == nil:
 		err = events.send("end", overID, struct{}{})
+	case p.streams.Err() != nil:
+		// A 200 stream that ends is what makes EventSource reconnect (an error status stops it).
+		err = events.write(": the portal is stopping; reconnect\n\n")
 	case !events.started:
 		writeDamieraError(w, r, err)
 		return

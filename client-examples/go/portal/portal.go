@@ -6,6 +6,7 @@
 package portal
 
 import (
+	"context"
 	"net/http"
 
 	damierav1 "damiera.dev/client-examples/go/gen/damiera/v1"
@@ -17,11 +18,25 @@ type Portal struct {
 	games damierav1.GameServiceClient
 	// seats maps the handles given to users to the Damiera seat tokens kept here.
 	seats *SeatStore
+	// streams ends when the portal stops, and with it every event stream, which would otherwise
+	// last as long as its game; EndStreams ends it.
+	streams context.Context
+	// endStreams ends streams.
+	endStreams context.CancelFunc
 }
 
 // New makes a Portal on a GameService client, with an empty seat store.
 func New(games damierav1.GameServiceClient) *Portal {
-	return &Portal{games: games, seats: NewSeatStore()}
+	streams, endStreams := context.WithCancel(context.Background())
+	return &Portal{games: games, seats: NewSeatStore(), streams: streams, endStreams: endStreams}
+}
+
+// EndStreams ends every event stream, open or opened later, for a portal that stops: give it to
+// http.Server.RegisterOnShutdown, since Shutdown waits for every handler to return. The pages
+// reconnect with their Last-Event-ID, to another of the portal's instances. Other calls are not
+// touched: Shutdown lets them finish.
+func (p *Portal) EndStreams() {
+	p.endStreams()
 }
 
 // Handler is the portal's HTTP API:
