@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -16,15 +17,36 @@ import (
 	"damiera.dev/client-examples/go/portal"
 )
 
-// user calls the portal under test.
+// user calls the portal under test from a browser of their own, which keeps the portal's cookies.
 type user struct {
 	t      *testing.T
 	portal *httptest.Server
+	// browser holds the user's cookies: their session.
+	browser *http.Client
+}
+
+// visitor is a new user of the portal, with no cookies yet.
+func visitor(t *testing.T, server *httptest.Server) user {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return user{t: t, portal: server, browser: &http.Client{Jar: jar, Transport: server.Client().Transport}}
 }
 
 // call sends a request with a JSON body (none when body is nil) and the seat handle (none when
 // empty), decodes the JSON answer into answer, and returns the HTTP status.
 func (u user) call(method, path, handle string, body, answer any) int {
+	u.t.Helper()
+	header := http.Header{}
+	if handle != "" {
+		header.Set("Authorization", "Bearer "+handle)
+	}
+	return u.callWith(header, method, path, body, answer)
+}
+
+// callWith is call with the given headers.
+func (u user) callWith(header http.Header, method, path string, body, answer any) int {
 	u.t.Helper()
 	var payload bytes.Buffer
 	if body != nil {
@@ -36,10 +58,8 @@ func (u user) call(method, path, handle string, body, answer any) int {
 	if err != nil {
 		u.t.Fatal(err)
 	}
-	if handle != "" {
-		request.Header.Set("Authorization", "Bearer "+handle)
-	}
-	response, err := u.portal.Client().Do(request)
+	request.Header = header
+	response, err := u.browser.Do(request)
 	if err != nil {
 		u.t.Fatal(err)
 	}
@@ -87,7 +107,7 @@ func (u user) openEvents(gameID, lastID string) *http.Response {
 	if lastID != "" {
 		request.Header.Set("Last-Event-ID", lastID)
 	}
-	response, err := u.portal.Client().Do(request)
+	response, err := u.browser.Do(request)
 	if err != nil {
 		u.t.Fatal(err)
 	}

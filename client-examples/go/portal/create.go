@@ -49,12 +49,23 @@ func (p *Portal) createGame(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "UNKNOWN_VARIANT", "variant: italian, triestina or turkish")
 		return
 	}
+	key, ok := idempotencyKey(w, r)
+	if !ok {
+		return
+	}
+	session, ok := p.sessionOf(r)
+	if key != "" && !ok {
+		// Unscoped, the key could be anyone's; the answer carries a session for the retry.
+		writeError(w, http.StatusBadRequest, "NO_SESSION",
+			"an Idempotency-Key needs the session cookie of the portal's answers: send this request again")
+		return
+	}
 	created, err := p.games.CreateGame(r.Context(), &damierav1.CreateGameRequest{
 		Variant: variant,
 		White:   seatOf(body.White),
 		Black:   seatOf(body.Black),
-		// A retry of the same request (same Idempotency-Key) creates no second game.
-		RequestId: requestID(r),
+		// The user's retry (same session, same Idempotency-Key) creates no second game.
+		RequestId: p.requestID("session "+session, key),
 	})
 	if err != nil {
 		writeDamieraError(w, r, err)
@@ -99,13 +110,4 @@ func seatOf(seat SeatRequest) *damierav1.Seat {
 // gameName is the Damiera resource name of the game in the request's path.
 func gameName(r *http.Request) string {
 	return "games/" + r.PathValue("id")
-}
-
-// requestID is the request's Idempotency-Key, which makes a retry by the user's browser safe,
-// or a fresh id, which still makes the portal's own retries (../damiera/retry.go) safe.
-func requestID(r *http.Request) string {
-	if key := r.Header.Get("Idempotency-Key"); key != "" && len(key) <= 64 {
-		return key
-	}
-	return randomID()
 }

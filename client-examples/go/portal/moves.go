@@ -36,11 +36,16 @@ func (p *Portal) makeMove(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &body) {
 		return
 	}
+	key, ok := idempotencyKey(w, r)
+	if !ok {
+		return
+	}
 	made, err := p.games.MakeMove(damiera.AsSeat(r.Context(), seat.token), &damierav1.MakeMoveRequest{
 		Name:        seat.Game,
 		Notation:    body.Move,
 		ExpectedPly: body.Ply,
-		RequestId:   requestID(r),
+		// The seat's retry (same seat, same Idempotency-Key) plays the move once.
+		RequestId: p.requestID("seat "+seat.Game+" "+colorWord(seat.Color), key),
 	})
 	if err != nil {
 		writeDamieraError(w, r, err)

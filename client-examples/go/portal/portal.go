@@ -7,6 +7,9 @@ package portal
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
 	"net/http"
 
 	damierav1 "damiera.dev/client-examples/go/gen/damiera/v1"
@@ -23,12 +26,34 @@ type Portal struct {
 	streams context.Context
 	// endStreams ends streams.
 	endStreams context.CancelFunc
+	// secret signs session cookies and derives request ids. It is made anew with the Portal, as
+	// the seat store is; a real portal keeps it in its secret store.
+	secret []byte
 }
 
-// New makes a Portal on a GameService client, with an empty seat store.
+// New makes a Portal on a GameService client, with an empty seat store and a new secret.
 func New(games damierav1.GameServiceClient) *Portal {
 	streams, endStreams := context.WithCancel(context.Background())
-	return &Portal{games: games, seats: NewSeatStore(), streams: streams, endStreams: endStreams}
+	secret := make([]byte, 32)
+	rand.Read(secret) // never fails: it would crash the program first
+	return &Portal{
+		games:      games,
+		seats:      NewSeatStore(),
+		streams:    streams,
+		endStreams: endStreams,
+		secret:     secret,
+	}
+}
+
+// mac is the HMAC-SHA256 of parts, each ended by a NUL (which no header or cookie holds), under
+// the portal's secret: no one without the secret can make or foresee one.
+func (p *Portal) mac(parts ...string) []byte {
+	hash := hmac.New(sha256.New, p.secret)
+	for _, part := range parts {
+		hash.Write([]byte(part))
+		hash.Write([]byte{0})
+	}
+	return hash.Sum(nil)
 }
 
 // EndStreams ends every event stream, open or opened later, for a portal that stops: give it to
@@ -51,5 +76,5 @@ func (p *Portal) Handler() http.Handler {
 	mux.HandleFunc("GET /games/{id}", p.getGame)
 	mux.HandleFunc("POST /games/{id}/moves", p.makeMove)
 	mux.HandleFunc("GET /games/{id}/events", p.streamEvents)
-	return mux
+	return p.withSessions(mux)
 }

@@ -28,7 +28,7 @@ func newUser(t *testing.T, games damierav1.GameServiceClient) user {
 	}
 	server := httptest.NewServer(portal.New(games).Handler())
 	t.Cleanup(server.Close)
-	return user{t: t, portal: server}
+	return visitor(t, server)
 }
 
 // humanGame is a game of two of the portal's users.

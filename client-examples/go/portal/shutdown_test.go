@@ -42,7 +42,7 @@ func TestStoppingEndsTheStreamsAndLetsAMoveInFlightFinish(t *testing.T) {
 	server.Config.RegisterOnShutdown(app.EndStreams)
 	server.Start()
 	t.Cleanup(server.Close)
-	anna := user{t: t, portal: server}
+	anna := visitor(t, server)
 	created := anna.create(humanGame)
 	events := anna.watch(created.Game.ID, "")
 	var start portal.GameView
@@ -53,7 +53,7 @@ func TestStoppingEndsTheStreamsAndLetsAMoveInFlightFinish(t *testing.T) {
 		request, _ := http.NewRequest("POST", server.URL+"/games/"+created.Game.ID+"/moves",
 			strings.NewReader(`{"move":"22-18"}`))
 		request.Header.Set("Authorization", "Bearer "+created.Seats["white"])
-		response, err := server.Client().Do(request)
+		response, err := anna.browser.Do(request)
 		if err != nil {
 			answered <- 0
 			return
