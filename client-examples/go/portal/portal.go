@@ -2,7 +2,8 @@
 // portal's users talk HTTP and JSON to it, never to Damiera: it creates the games (create.go),
 // keeps each seat's Damiera token and hands its user a seat handle of its own (seats.go), plays
 // their moves (moves.go), relays the games to them as Server-Sent Events (events.go, over the
-// reconnecting watch of watch.go), and answers Damiera's refusals as HTTP errors (errors.go).
+// reconnecting watch of watch.go), and answers Damiera's refusals as HTTP errors (errors.go). A
+// signed session cookie (sessions.go) makes each user's Idempotency-Keys their own (idempotency.go).
 package portal
 
 import (
