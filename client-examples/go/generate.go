@@ -2,7 +2,11 @@
 // package portal is a game portal's backend built on it, cmd/portal runs that backend. This file
 // holds only the code generation: `go generate` runs buf (buf.gen.yaml) to write the gRPC code of
 // ../../proto to gen/, with the protoc plugins of go.mod's `tool` lines. buf is the prebuilt
-// binary of the npm package @bufbuild/buf, pinned here and fetched by npx on first use.
+// binary of the npm package @bufbuild/buf, installed into buf/node_modules by `npm ci`, which
+// checks it against the integrity hashes of buf/package-lock.json as go checks modules against
+// go.sum. Its install script is not run: the package's bin/buf finds its platform's binary
+// without it.
 package examples
 
-//go:generate npx --yes @bufbuild/buf@1.75.0 generate
+//go:generate npm ci --prefix buf --ignore-scripts --no-audit --no-fund --silent
+//go:generate buf/node_modules/.bin/buf generate

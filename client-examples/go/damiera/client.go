@@ -87,7 +87,7 @@ func (c *Client) Close() error {
 func AddrFromEnv() (string, error) {
 	addr := os.Getenv("DAMIERA_ADDR")
 	if addr == "" {
-		return "", errors.New("DAMIERA_ADDR is not set: start a server (damiera serve) and " +
+		return "", errors.New("DAMIERA_ADDR is not set: start a server (cargo run --release -p damiera-server -- serve) and " +
 			"export DAMIERA_ADDR=host:port, or run client-examples/run-tests go")
 	}
 	return addr, nil

@@ -2,6 +2,7 @@
 // code, a message for people, and in the status details a google.rpc.ErrorInfo whose reason a
 // program switches on (with facts such as the legal moves in its metadata), a BadRequest naming
 // the request field at fault, and a RetryInfo when trying again later may succeed.
+
 package damiera
 
 import (

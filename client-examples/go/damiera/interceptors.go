@@ -1,4 +1,5 @@
 // The interceptors that put the API key and a default deadline on calls. Retries are in retry.go.
+
 package damiera
 
 import (

@@ -1,5 +1,6 @@
 // Retries of the refusals that the server answers without having acted: the call was not
 // applied, so sending it again is safe even without a request_id, and it may succeed later.
+
 package damiera
 
 import (

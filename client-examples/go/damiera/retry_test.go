@@ -1,5 +1,6 @@
 // The client's interceptors against a stand-in RulesService on loopback that refuses as Damiera
 // does: which refusals are tried again, how often, after how long, and with the API key.
+
 package damiera_test
 
 import (

@@ -1,4 +1,5 @@
 // Rules and engine answers of the live server, with every number exact, and its refusals decoded.
+
 package damiera_test
 
 import (

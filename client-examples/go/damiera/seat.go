@@ -1,5 +1,6 @@
 // A seat's token on a call: MakeMove, Resign, OfferDraw, AnswerDraw and RequestMoveCount act for
 // the seat whose token they carry as `authorization: Bearer <token>`.
+
 package damiera
 
 import (

@@ -1,5 +1,6 @@
 // The portal as its users' browsers see it, for the tests: JSON calls with a seat handle, and an
 // EventSource-like reader of the event stream.
+
 package portal_test
 
 import (
@@ -7,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -15,15 +17,36 @@ import (
 	"damiera.dev/client-examples/go/portal"
 )
 
-// user calls the portal under test.
+// user calls the portal under test from a browser of their own, which keeps the portal's cookies.
 type user struct {
 	t      *testing.T
 	portal *httptest.Server
+	// browser holds the user's cookies: their session.
+	browser *http.Client
+}
+
+// visitor is a new user of the portal, with no cookies yet.
+func visitor(t *testing.T, server *httptest.Server) user {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return user{t: t, portal: server, browser: &http.Client{Jar: jar, Transport: server.Client().Transport}}
 }
 
 // call sends a request with a JSON body (none when body is nil) and the seat handle (none when
 // empty), decodes the JSON answer into answer, and returns the HTTP status.
 func (u user) call(method, path, handle string, body, answer any) int {
+	u.t.Helper()
+	header := http.Header{}
+	if handle != "" {
+		header.Set("Authorization", "Bearer "+handle)
+	}
+	return u.callWith(header, method, path, body, answer)
+}
+
+// callWith is call with the given headers.
+func (u user) callWith(header http.Header, method, path string, body, answer any) int {
 	u.t.Helper()
 	var payload bytes.Buffer
 	if body != nil {
@@ -35,10 +58,8 @@ func (u user) call(method, path, handle string, body, answer any) int {
 	if err != nil {
 		u.t.Fatal(err)
 	}
-	if handle != "" {
-		request.Header.Set("Authorization", "Bearer "+handle)
-	}
-	response, err := u.portal.Client().Do(request)
+	request.Header = header
+	response, err := u.browser.Do(request)
 	if err != nil {
 		u.t.Fatal(err)
 	}
@@ -75,9 +96,9 @@ type event struct {
 	id, kind, data string
 }
 
-// watch opens the game's event stream (with Last-Event-ID when lastID is not empty) and answers
-// its events as they come; the stream is closed when the test ends.
-func (u user) watch(gameID, lastID string) <-chan event {
+// openEvents asks for the game's event stream (with Last-Event-ID when lastID is not empty); the
+// answer's body is closed when the test ends.
+func (u user) openEvents(gameID, lastID string) *http.Response {
 	u.t.Helper()
 	request, err := http.NewRequest("GET", u.portal.URL+"/games/"+gameID+"/events", nil)
 	if err != nil {
@@ -86,11 +107,19 @@ func (u user) watch(gameID, lastID string) <-chan event {
 	if lastID != "" {
 		request.Header.Set("Last-Event-ID", lastID)
 	}
-	response, err := u.portal.Client().Do(request)
+	response, err := u.browser.Do(request)
 	if err != nil {
 		u.t.Fatal(err)
 	}
 	u.t.Cleanup(func() { _ = response.Body.Close() })
+	return response
+}
+
+// watch opens the game's event stream (with Last-Event-ID when lastID is not empty) and answers
+// its events as they come; the stream is closed when the test ends.
+func (u user) watch(gameID, lastID string) <-chan event {
+	u.t.Helper()
+	response := u.openEvents(gameID, lastID)
 	if response.StatusCode != http.StatusOK {
 		u.t.Fatalf("GET events answered %d", response.StatusCode)
 	}
@@ -134,5 +163,18 @@ func next(t *testing.T, events <-chan event, data any) event {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no event for 10 s")
 		return event{}
+	}
+}
+
+// ends fails the test unless the stream ends with no more events; it waits 30 s at most.
+func ends(t *testing.T, events <-chan event) {
+	t.Helper()
+	select {
+	case got, open := <-events:
+		if open {
+			t.Errorf("came %s %s, want the stream to end", got.kind, got.id)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("the stream is still open after 30 s")
 	}
 }

@@ -1,8 +1,8 @@
 // Creating a game (a person against a person, or against the engine) and reading one.
+
 package portal
 
 import (
-	"encoding/json"
 	"net/http"
 	"time"
 
@@ -24,7 +24,8 @@ type SeatRequest struct {
 	Engine *EngineRequest `json:"engine,omitempty"`
 }
 
-// EngineRequest sets the engine's strength: a level from 1 to 20 and its time per move.
+// EngineRequest sets the engine's strength: a level from 1 to 20 (0: the strongest, 20) and its
+// time per move.
 type EngineRequest struct {
 	Level      uint32 `json:"level"`
 	MoveTimeMS uint32 `json:"move_time_ms"`
@@ -40,8 +41,7 @@ type CreateResponse struct {
 
 func (p *Portal) createGame(w http.ResponseWriter, r *http.Request) {
 	var body CreateRequest
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-		writeError(w, http.StatusBadRequest, "BAD_JSON", err.Error())
+	if !readJSON(w, r, &body) {
 		return
 	}
 	variant, ok := parseVariant(body.Variant)
@@ -49,15 +49,26 @@ func (p *Portal) createGame(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "UNKNOWN_VARIANT", "variant: italian, triestina or turkish")
 		return
 	}
+	key, ok := idempotencyKey(w, r)
+	if !ok {
+		return
+	}
+	session, ok := p.sessionOf(r)
+	if key != "" && !ok {
+		// Unscoped, the key could be anyone's; the answer carries a session for the retry.
+		writeError(w, http.StatusBadRequest, "NO_SESSION",
+			"an Idempotency-Key needs the session cookie of the portal's answers: send this request again")
+		return
+	}
 	created, err := p.games.CreateGame(r.Context(), &damierav1.CreateGameRequest{
 		Variant: variant,
 		White:   seatOf(body.White),
 		Black:   seatOf(body.Black),
-		// A retry of the same request (same Idempotency-Key) creates no second game.
-		RequestId: requestID(r),
+		// The user's retry (same session, same Idempotency-Key) creates no second game.
+		RequestId: p.requestID("session "+session, key),
 	})
 	if err != nil {
-		writeDamieraError(w, err)
+		writeDamieraError(w, r, err)
 		return
 	}
 	game := created.GetGame()
@@ -76,7 +87,7 @@ func (p *Portal) createGame(w http.ResponseWriter, r *http.Request) {
 func (p *Portal) getGame(w http.ResponseWriter, r *http.Request) {
 	got, err := p.games.GetGame(r.Context(), &damierav1.GetGameRequest{Name: gameName(r)})
 	if err != nil {
-		writeDamieraError(w, err)
+		writeDamieraError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, gameView(got.GetGame()))
@@ -99,13 +110,4 @@ func seatOf(seat SeatRequest) *damierav1.Seat {
 // gameName is the Damiera resource name of the game in the request's path.
 func gameName(r *http.Request) string {
 	return "games/" + r.PathValue("id")
-}
-
-// requestID is the request's Idempotency-Key, which makes a retry by the user's browser safe,
-// or a fresh id, which still makes the portal's own retries (../damiera/retry.go) safe.
-func requestID(r *http.Request) string {
-	if key := r.Header.Get("Idempotency-Key"); key != "" && len(key) <= 64 {
-		return key
-	}
-	return randomID()
 }

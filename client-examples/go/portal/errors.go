@@ -2,10 +2,13 @@
 // (with a few reasons made more precise), the ErrorInfo reason and its facts go in the JSON body,
 // and RetryInfo becomes Retry-After. A refusal of the portal's own credentials (its API key, a
 // token it kept) is the portal's fault, not the user's: it answers 502 and is logged.
+
 package portal
 
 import (
+	"cmp"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"math"
 	"net/http"
@@ -26,8 +29,12 @@ type ErrorView struct {
 	Candidates []string `json:"candidates,omitempty"`
 }
 
-// writeDamieraError answers a failed Damiera call.
-func writeDamieraError(w http.ResponseWriter, err error) {
+// writeDamieraError answers a failed Damiera call, unless the user went away (closed the tab,
+// say), which cancelled the call: then there is no one to answer, and nothing went wrong.
+func writeDamieraError(w http.ResponseWriter, r *http.Request, err error) {
+	if r.Context().Err() != nil {
+		return
+	}
 	code, view, retryAfter := describeDamieraError(err)
 	if retryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
@@ -50,7 +57,7 @@ func describeDamieraError(err error) (int, ErrorView, int) {
 		return code, ErrorView{Error: "UPSTREAM", Message: "the game server refused the portal"}, 0
 	}
 	return code, ErrorView{
-		Error:      refusal.Reason,
+		Error:      cmp.Or(refusal.Reason, "UPSTREAM"), // no reason: a transport failure
 		Message:    refusal.Message,
 		LegalMoves: refusal.List("legalMoves"),
 		Candidates: refusal.List("candidates"),
@@ -74,6 +81,8 @@ func httpStatus(refusal *damiera.Error) int {
 		return http.StatusConflict // not your turn, game over, a stale ply: read the game again
 	case codes.ResourceExhausted, codes.Unavailable:
 		return http.StatusServiceUnavailable
+	case codes.Canceled: // with the user still there: the portal's connection closing as it stops
+		return http.StatusServiceUnavailable
 	case codes.DeadlineExceeded:
 		return http.StatusGatewayTimeout
 	default: // Unauthenticated, PermissionDenied, Internal, ...
@@ -84,6 +93,26 @@ func httpStatus(refusal *damiera.Error) int {
 // writeError answers one of the portal's own refusals.
 func writeError(w http.ResponseWriter, code int, reason, message string) {
 	writeJSON(w, code, ErrorView{Error: reason, Message: message})
+}
+
+// maxBodyBytes bounds a request's body: the portal's largest, a new game with two names, is far
+// smaller, and a client that sends more gets 413 before the portal reads it all into memory.
+const maxBodyBytes = 8 << 10
+
+// readJSON decodes the request's JSON body into body; otherwise it answers the refusal (413 for
+// a body over maxBodyBytes, 400 for one that is not the JSON asked for) and is false.
+func readJSON(w http.ResponseWriter, r *http.Request, body any) bool {
+	err := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBodyBytes)).Decode(body)
+	if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+		writeError(w, http.StatusRequestEntityTooLarge, "BODY_TOO_LARGE",
+			"the body is over "+strconv.Itoa(maxBodyBytes)+" bytes")
+		return false
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "BAD_JSON", err.Error())
+		return false
+	}
+	return true
 }
 
 func writeJSON(w http.ResponseWriter, code int, body any) {

@@ -4,11 +4,19 @@
 //
 //	event: game     the whole game (GameView): the first event, unless resuming
 //	event: update   moves and the state after them (UpdateView)
+//	event: end      the game is over (data {}); the stream then ends, and the page closes it
 //	event: error    the watch failed (ErrorView); the stream then ends
 //	: keep-alive    a comment when nothing happened for a while
+//
+// EventSource reconnects whenever a stream ends, so `end` has an id of its own, "over": a page
+// that does not close on it comes back with `Last-Event-ID: over` and is answered 204 No Content,
+// which stops EventSource for good. A page that lost the stream before `end` resumes with the
+// ply it has and gets what it missed (a resignation changes no ply) and then `end`.
+
 package portal
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -18,24 +26,41 @@ import (
 	damierav1 "damiera.dev/client-examples/go/gen/damiera/v1"
 )
 
+// overID is the id of the `end` event.
+const overID = "over"
+
 func (p *Portal) streamEvents(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Last-Event-ID") == overID {
+		w.WriteHeader(http.StatusNoContent) // the page saw the end: nothing more will come
+		return
+	}
 	fromPly, ok := resumePly(r)
 	if !ok {
-		writeError(w, http.StatusBadRequest, "BAD_LAST_EVENT_ID", "Last-Event-ID: a number of moves")
+		writeError(w, http.StatusBadRequest, "BAD_LAST_EVENT_ID", "Last-Event-ID: a number of moves or \"over\"")
 		return
 	}
+	ctx, cancel := context.WithCancel(r.Context()) // ends when the user goes or the portal stops
+	defer cancel()
+	defer context.AfterFunc(p.streams, cancel)()
 	events := &eventStream{w: w, flusher: http.NewResponseController(w)}
-	err := follow(r.Context(), p.games, gameName(r), fromPly, events.relay)
-	if err == nil || r.Context().Err() != nil {
-		return // the game is over, or the user went away
-	}
-	if !events.started {
-		writeDamieraError(w, err)
+	err := follow(ctx, p.games, gameName(r), fromPly, events.relay)
+	switch {
+	case r.Context().Err() != nil:
+		return // the user went away
+	case err == nil:
+		err = events.send("end", overID, struct{}{})
+	case p.streams.Err() != nil:
+		// A 200 stream that ends is what makes EventSource reconnect (an error status stops it).
+		err = events.write(": the portal is stopping; reconnect\n\n")
+	case !events.started:
+		writeDamieraError(w, r, err)
 		return
+	default:
+		_, view, _ := describeDamieraError(err)
+		err = events.send("error", "", view)
 	}
-	_, view, _ := describeDamieraError(err)
-	if sendErr := events.send("error", "", view); sendErr != nil {
-		slog.Warn("telling a watcher its stream failed", "err", sendErr)
+	if err != nil {
+		slog.Warn("ending a watcher's stream", "err", err)
 	}
 }
 

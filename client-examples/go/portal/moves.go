@@ -1,10 +1,10 @@
 // Playing a move: the user shows their seat handle, the portal checks it is a seat of this game
 // and sends the move to Damiera with the seat's token. Damiera judges the rest: whose turn it is,
 // whether the move is legal, whether the game is still on.
+
 package portal
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -33,18 +33,22 @@ func (p *Portal) makeMove(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var body MoveRequest
-	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
-		writeError(w, http.StatusBadRequest, "BAD_JSON", err.Error())
+	if !readJSON(w, r, &body) {
+		return
+	}
+	key, ok := idempotencyKey(w, r)
+	if !ok {
 		return
 	}
 	made, err := p.games.MakeMove(damiera.AsSeat(r.Context(), seat.token), &damierav1.MakeMoveRequest{
 		Name:        seat.Game,
 		Notation:    body.Move,
 		ExpectedPly: body.Ply,
-		RequestId:   requestID(r),
+		// The seat's retry (same seat, same Idempotency-Key) plays the move once.
+		RequestId: p.requestID("seat "+seat.Game+" "+colorWord(seat.Color), key),
 	})
 	if err != nil {
-		writeDamieraError(w, err)
+		writeDamieraError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, MoveResponse{Move: moveView(made.GetMove()), Game: gameView(made.GetGame())})

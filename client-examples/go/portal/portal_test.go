@@ -1,5 +1,6 @@
 // The portal against the live Damiera server: games made, played and watched through the
 // portal's HTTP API, as its users would.
+
 package portal_test
 
 import (
@@ -8,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"damiera.dev/client-examples/go/damiera"
@@ -26,7 +28,7 @@ func newUser(t *testing.T, games damierav1.GameServiceClient) user {
 	}
 	server := httptest.NewServer(portal.New(games).Handler())
 	t.Cleanup(server.Close)
-	return user{t: t, portal: server}
+	return visitor(t, server)
 }
 
 // humanGame is a game of two of the portal's users.
@@ -181,5 +183,28 @@ func TestTheEngineRepliesToAMove(t *testing.T) {
 	}
 	if len(moves) != 2 || reply.Ply != 1 || reply.Color != "black" || !slices.Contains(replies, reply.Notation) {
 		t.Errorf("moves = %+v, want 22-18 then one of Black's %v", moves, replies)
+	}
+}
+
+func TestEngineLevelZeroShowsAsTheStrongest(t *testing.T) {
+	anna := newUser(t, nil)
+	created := anna.create(portal.CreateRequest{
+		Variant: "italian",
+		White:   portal.SeatRequest{Name: "Anna"},
+		Black:   portal.SeatRequest{Engine: &portal.EngineRequest{Level: 0, MoveTimeMS: 100}},
+	})
+	if created.Game.Black.EngineLevel != 20 {
+		t.Errorf("an engine at level 0 shows as level %d, want 20", created.Game.Black.EngineLevel)
+	}
+}
+
+func TestABodyOverTheLimitIsRefused(t *testing.T) {
+	anna := newUser(t, nil)
+	huge := humanGame
+	huge.White.Name = strings.Repeat("A", 10_000)
+	var refusal portal.ErrorView
+	if code := anna.call("POST", "/games", "", huge, &refusal); code != http.StatusRequestEntityTooLarge ||
+		refusal.Error != "BODY_TOO_LARGE" {
+		t.Errorf("a 10 kB body answered %d %s, want 413 BODY_TOO_LARGE", code, refusal.Error)
 	}
 }

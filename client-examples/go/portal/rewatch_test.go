@@ -1,5 +1,7 @@
 // The portal's watch survives a lost stream: a GameService whose first WatchGame stream is cut
-// with UNAVAILABLE, as a server shutting down cuts it, stands between the portal and Damiera.
+// with UNAVAILABLE, as a server shutting down cuts it, stands between the portal and Damiera. And
+// it gives up on a server that stays down rather than leave a page waiting without an answer.
+
 package portal_test
 
 import (
@@ -8,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	damierav1 "damiera.dev/client-examples/go/gen/damiera/v1"
@@ -111,14 +114,32 @@ func TestAPageResumesWithLastEventID(t *testing.T) {
 	if got := next(t, events, &missed); got.kind != "update" || got.id != "2" || !reflect.DeepEqual(missed.Moves, want) {
 		t.Errorf("first event = %s %s %+v, want update 2 with %+v", got.kind, got.id, missed.Moves, want)
 	}
-	request, _ := http.NewRequest("GET", anna.portal.URL+"/games/"+id+"/events", nil)
-	request.Header.Set("Last-Event-ID", "not-a-ply")
-	response, err := anna.portal.Client().Do(request)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer response.Body.Close()
-	if response.StatusCode != http.StatusBadRequest {
+	if response := anna.openEvents(id, "not-a-ply"); response.StatusCode != http.StatusBadRequest {
 		t.Errorf("Last-Event-ID not-a-ply answered %d, want 400", response.StatusCode)
+	}
+}
+
+// downGames is a GameService whose server is down: every WatchGame fails with UNAVAILABLE.
+type downGames struct {
+	damierav1.GameServiceClient
+	// watches counts the WatchGame calls.
+	watches atomic.Int32
+}
+
+func (d *downGames) WatchGame(context.Context, *damierav1.WatchGameRequest,
+	...grpc.CallOption) (grpc.ServerStreamingClient[damierav1.WatchGameResponse], error) {
+	d.watches.Add(1)
+	return nil, status.Error(codes.Unavailable, "connection refused")
+}
+
+func TestEventsAnswer503WhenTheServerStaysDown(t *testing.T) {
+	games := &downGames{}
+	anna := newUser(t, games)
+	response := anna.openEvents("g1", "")
+	if response.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("GET events answered %d, want 503", response.StatusCode)
+	}
+	if got := games.watches.Load(); got != 6 {
+		t.Errorf("watched %d times, want 6 before giving up", got)
 	}
 }

@@ -4,10 +4,13 @@
 // it can revoke or move a handle (a session ended, an account closed) without Damiera, which
 // shows a token once and keeps only its hash. This store is in memory; a real portal keeps it in
 // its database, the tokens encrypted, since a lost token leaves its seat unable to move.
+
 package portal
 
 import (
 	"crypto/rand"
+	"fmt"
+	"log/slog"
 	"sync"
 
 	damierav1 "damiera.dev/client-examples/go/gen/damiera/v1"
@@ -21,6 +24,22 @@ type Seat struct {
 	Color damierav1.Color
 	// token is the Damiera seat token, sent as `authorization: Bearer` on the seat's moves.
 	token string
+}
+
+// String shows the seat without its token, for %v and %+v, which would print even an
+// unexported field.
+func (s Seat) String() string {
+	return fmt.Sprintf("{Game:%s Color:%s token:[hidden]}", s.Game, s.Color)
+}
+
+// GoString shows the seat without its token, for %#v.
+func (s Seat) GoString() string {
+	return fmt.Sprintf("portal.Seat{Game:%q, Color:%s, token:[hidden]}", s.Game, s.Color)
+}
+
+// LogValue logs the seat without its token.
+func (s Seat) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("game", s.Game), slog.String("color", colorWord(s.Color)))
 }
 
 // SeatStore maps seat handles to seats; safe for concurrent use.
@@ -43,6 +62,19 @@ func (s *SeatStore) Issue(game string, color damierav1.Color, token string) stri
 	defer s.mu.Unlock()
 	s.byHandle[handle] = Seat{Game: game, Color: color, token: token}
 	return handle
+}
+
+// String shows how many seats the store holds, never their handles or tokens: fmt does not
+// call Seat.String on a map inside a struct's unexported field.
+func (s *SeatStore) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fmt.Sprintf("SeatStore{%d seats}", len(s.byHandle))
+}
+
+// GoString is String, for %#v.
+func (s *SeatStore) GoString() string {
+	return s.String()
 }
 
 // Lookup answers the seat of a handle.

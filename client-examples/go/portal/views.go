@@ -1,5 +1,6 @@
 // The portal's JSON: its own view of Damiera's games, in the words its web pages use, so that a
 // change of the gRPC API changes this file and not the pages.
+
 package portal
 
 import (
@@ -20,7 +21,8 @@ type GameView struct {
 
 // PlayerView is who sits at a seat.
 type PlayerView struct {
-	Name        string `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
+	// EngineLevel is the engine's level, 1 to 20, at an engine's seat; absent at a person's.
 	EngineLevel uint32 `json:"engine_level,omitempty"`
 }
 
@@ -68,9 +70,17 @@ func updateView(update *damierav1.GameUpdate) UpdateView {
 
 func playerView(seat *damierav1.Seat) PlayerView {
 	if engine := seat.GetEngine(); engine != nil {
-		return PlayerView{Name: "Damiera", EngineLevel: max(engine.GetLevel(), 1)}
+		return PlayerView{Name: "Damiera", EngineLevel: engineLevel(engine.GetLevel())}
 	}
 	return PlayerView{Name: seat.GetPerson().GetDisplayName()}
+}
+
+// engineLevel is the level an engine seat plays at: Damiera's level 0 is its strongest, 20.
+func engineLevel(level uint32) uint32 {
+	if level == 0 {
+		return 20
+	}
+	return level
 }
 
 func moveViews(moves []*damierav1.GameMove) []MoveView {

@@ -2,6 +2,7 @@
 // message that shows the game over; it ends with UNAVAILABLE when the server goes away (a restart,
 // a deploy: "watch again with from_ply N") or the connection drops. Then the watch starts again
 // from the moves already relayed, so the follower sees every move once, in order.
+
 package portal
 
 import (
@@ -23,12 +24,18 @@ const (
 	lastRewatchPause  = 5 * time.Second
 )
 
+// maxFruitlessWatches bounds the watches in a row that relay no move or game: after that many
+// (about 3 s of pauses) the server is taken to be down and the follower is told, instead of
+// being left waiting with no answer for as long as the server stays down.
+const maxFruitlessWatches = 6
+
 // follow relays the messages of a game's watch to relay until the game is over (nil), ctx ends,
-// relay fails, or the server refuses the watch (the error). fromPly, when set, is the number of
-// moves the follower has: the first message then holds only the moves after them.
+// relay fails, the server refuses the watch, or maxFruitlessWatches in a row end with UNAVAILABLE
+// (the error). fromPly, when set, is the number of moves the follower has: the first message then
+// holds only the moves after them.
 func follow(ctx context.Context, games damierav1.GameServiceClient, name string, fromPly *uint32,
 	relay func(*damierav1.WatchGameResponse) error) error {
-	pause := firstRewatchPause
+	pause, fruitless := firstRewatchPause, 0
 	for {
 		plies, err := watchOnce(ctx, games, name, fromPly, relay)
 		if errors.Is(err, io.EOF) {
@@ -38,7 +45,9 @@ func follow(ctx context.Context, games damierav1.GameServiceClient, name string,
 			return err
 		}
 		if plies != nil {
-			fromPly, pause = plies, firstRewatchPause
+			fromPly, pause, fruitless = plies, firstRewatchPause, 0
+		} else if fruitless++; fruitless == maxFruitlessWatches {
+			return err
 		}
 		slog.Info("watch lost; watching again", "game", name, "from_ply", plyText(fromPly),
 			"after", pause, "err", err)

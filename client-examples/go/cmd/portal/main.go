@@ -7,10 +7,9 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"errors"
 	"flag"
+	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -20,6 +19,9 @@ import (
 	"damiera.dev/client-examples/go/damiera"
 	"damiera.dev/client-examples/go/portal"
 )
+
+// shutdownGrace is how long the calls in flight have to finish once the portal is told to stop.
+const shutdownGrace = 10 * time.Second
 
 func main() {
 	listen := flag.String("listen", "127.0.0.1:8080", "the portal's HTTP address")
@@ -37,7 +39,9 @@ func main() {
 	}
 }
 
-// run serves the portal until SIGINT or SIGTERM, then lets the calls in flight finish.
+// run serves the portal until SIGINT or SIGTERM, then ends the event streams, lets the other
+// calls in flight finish (their Damiera calls too: the connection is closed after them), and
+// returns once they have. A second signal stops the portal at once.
 func run(listen string, config damiera.Config) error {
 	client, err := damiera.Dial(config)
 	if err != nil {
@@ -45,24 +49,31 @@ func run(listen string, config damiera.Config) error {
 	}
 	defer client.Close()
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	app := portal.New(client.Games)
 	httpServer := &http.Server{
 		Addr:              listen,
-		Handler:           portal.New(client.Games).Handler(),
+		Handler:           app.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
-		// Event streams last as long as their games; Shutdown does not end them, this does.
-		BaseContext: func(net.Listener) context.Context { return ctx },
 	}
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = httpServer.Shutdown(shutdown)
-	}()
+	// Shutdown waits for every handler to return, and an event stream lasts as long as its game.
+	httpServer.RegisterOnShutdown(app.EndStreams)
+
+	signalled, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- httpServer.ListenAndServe() }()
 	slog.Info("portal listening", "addr", listen, "damiera", config.Addr)
-	if err := httpServer.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
-		return err
+	select {
+	case err := <-served:
+		return err // it could not listen
+	case <-signalled.Done():
+	}
+	stop()
+	slog.Info("portal stopping: finishing the calls in flight", "grace", shutdownGrace)
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := httpServer.Shutdown(ctx); err != nil {
+		return fmt.Errorf("calls still in flight after %v: %w", shutdownGrace, err)
 	}
 	return nil
 }
