@@ -1,7 +1,8 @@
 /**
  * The example bot: it creates a hosted game against the engine, sits at White, and plays its
  * moves with the engine's advice (EngineService.BestMove at a level of its choosing), while
- * WatchGame brings it every move of the game, the engine's replies included, until the game ends.
+ * WatchGame (watched again from where it broke, if it breaks) brings it every move of the game, the
+ * engine's replies included, until the game ends.
  */
 import { randomUUID } from "node:crypto";
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -13,6 +14,7 @@ import {
   type SearchLimitsSchema,
   type Variant,
 } from "./gen/damiera/v1/types_pb.js";
+import { watchResuming } from "./resume.js";
 import { withRetries } from "./retry.js";
 import { actAsSeat } from "./seat.js";
 
@@ -33,6 +35,8 @@ export interface BotGameOptions {
   readonly opponent: SearchEffort;
   /** Called with every move of the game as it arrives, the bot's and the engine's. */
   readonly onMove?: (move: GameMove) => void;
+  /** Ends the game's watch and the bot's calls early, leaving the game unfinished. */
+  readonly signal?: AbortSignal;
 }
 
 /** A game played to its end. */
@@ -65,43 +69,38 @@ export async function playAgainstEngine(
   // One id for every retry of the creation, so that a retry answers the same game.
   const requestId = randomUUID();
   const created = await withRetries(() =>
-    clients.games.createGame({
-      variant: options.variant,
-      fen: options.fen ?? "",
-      white: { player: { case: "person", value: { displayName: BOT_NAME } } },
-      black: { player: { case: "engine", value: options.opponent } },
-      requestId,
-    }),
+    clients.games.createGame(
+      {
+        variant: options.variant,
+        fen: options.fen ?? "",
+        white: { player: { case: "person", value: { displayName: BOT_NAME } } },
+        black: { player: { case: "engine", value: options.opponent } },
+        requestId,
+      },
+      { signal: options.signal },
+    ),
   );
   if (!created.game) throw new Error("CreateGame answered no game");
   return followAndPlay({ clients, options, game: created.game, token: created.whiteToken });
 }
 
-/** Watches the game and moves whenever it is White's turn, until the stream ends with the game. */
+/**
+ * Watches the game, resuming the watch if it breaks, and moves whenever it is White's turn, until
+ * the watch ends with the game.
+ */
 async function followAndPlay(seat: BotSeat): Promise<FinishedGame> {
   const { clients, options, game } = seat;
   const moves: GameMove[] = [];
   let state: GameState | undefined;
-  // A watch has no deadline (a game can last hours): it ends with the game, or is aborted here.
-  const stopWatching = new AbortController();
-  try {
-    const stream = clients.games.watchGame(
-      { name: game.name },
-      { timeoutMs: 0, signal: stopWatching.signal },
-    );
-    for await (const { event } of stream) {
-      if (event.case === "keepAlive" || event.case === undefined) continue;
-      for (const move of event.value.moves) {
-        moves.push(move);
-        options.onMove?.(move);
-      }
-      state = event.value.state;
-      if (state && isToMove(state, Color.WHITE)) {
-        await playOneMove(seat, moves, state);
-      }
+  for await (const change of watchResuming(clients.games, game.name, { signal: options.signal })) {
+    for (const move of change.moves) {
+      moves.push(move);
+      options.onMove?.(move);
     }
-  } finally {
-    stopWatching.abort();
+    state = change.state;
+    if (state && isToMove(state, Color.WHITE)) {
+      await playOneMove(seat, moves, state);
+    }
   }
   if (!state || state.status?.state === PositionStatus_State.ONGOING) {
     throw new Error(`the watch of ${game.name} ended before the game did`);
@@ -127,16 +126,19 @@ async function playOneMove(
     throw new Error(`watched ${moves.length} moves but the game is at ply ${state.ply}`);
   }
   const { result } = await withRetries(() =>
-    clients.engine.bestMove({
-      search: {
-        variant: game.variant,
-        fen: game.startPosition?.fen ?? "",
-        // The moves, not only the current position: repetitions count.
-        moves: moves.map((move) => move.notation),
-        level: options.bot.level,
-        limits: options.bot.limits,
+    clients.engine.bestMove(
+      {
+        search: {
+          variant: game.variant,
+          fen: game.startPosition?.fen ?? "",
+          // The moves, not only the current position: repetitions count.
+          moves: moves.map((move) => move.notation),
+          level: options.bot.level,
+          limits: options.bot.limits,
+        },
       },
-    }),
+      { signal: options.signal },
+    ),
   );
   const notation = result?.bestMove?.notation;
   if (!notation) throw new Error(`BestMove answered no move at ply ${state.ply}`);
@@ -146,7 +148,7 @@ async function playOneMove(
   await withRetries(() =>
     clients.games.makeMove(
       { name: game.name, notation, expectedPly: state.ply, requestId },
-      actAsSeat(token),
+      { ...actAsSeat(token), signal: options.signal },
     ),
   );
 }

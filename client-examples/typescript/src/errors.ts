@@ -2,6 +2,7 @@
  * Damiera's errors as a program reads them (Google AIP-193): the status code, and the
  * `google.rpc.ErrorInfo` in the status details whose `reason` says what went wrong.
  */
+import { durationMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ErrorInfoSchema, RetryInfoSchema } from "./gen/google/rpc/error_details_pb.js";
 
@@ -40,5 +41,5 @@ export function decodeDamieraError(error: unknown): DamieraError {
 /** How long the server asked the client to wait before retrying, from a `google.rpc.RetryInfo`. */
 export function retryDelayMs(error: unknown): number | undefined {
   const delay = ConnectError.from(error).findDetails(RetryInfoSchema)[0]?.retryDelay;
-  return delay ? Number(delay.seconds) * 1000 + Math.round(delay.nanos / 1e6) : undefined;
+  return delay ? durationMs(delay) : undefined;
 }

@@ -5,6 +5,7 @@
  *   DAMIERA_URL=http://127.0.0.1:50051 node dist/main.js --variant italian --move-time-ms 100
  */
 import { parseArgs } from "node:util";
+import { durationFromMs } from "@bufbuild/protobuf/wkt";
 import { Code } from "@connectrpc/connect";
 import { playAgainstEngine } from "./bot.js";
 import { createDamieraClients, type DamieraClients } from "./clients.js";
@@ -20,6 +21,12 @@ const VARIANTS: Readonly<Record<string, Variant>> = {
   turkish: Variant.TURKISH,
 };
 
+/**
+ * The longest `--move-time-ms` taken: an hour, only to keep the number sane. The server refuses
+ * more than its own `--max-move-time` (30 s by default) with LIMIT_EXCEEDED.
+ */
+const MAX_MOVE_TIME_MS = 3_600_000;
+
 const { values: args } = parseArgs({
   options: {
     variant: { type: "string", default: "italian" },
@@ -29,6 +36,16 @@ const { values: args } = parseArgs({
     "move-time-ms": { type: "string", default: "100" },
   },
 });
+
+/** The whole number given as `--name`, refused with what is wanted unless in [min, max]. */
+function wholeNumberFlag(name: keyof typeof args, min: number, max: number): number {
+  const text = String(args[name]);
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new Error(`--${name}: a whole number from ${min} to ${max}, not "${text}"`);
+  }
+  return value;
+}
 
 /** Plays an illegal move on purpose and prints what the error says, as a program reads it. */
 async function showIllegalMoveError(clients: DamieraClients, variant: Variant): Promise<void> {
@@ -46,15 +63,17 @@ async function main(): Promise<void> {
   if (variant === undefined) {
     throw new Error(`--variant: one of ${Object.keys(VARIANTS).join(", ")}`);
   }
+  const botLevel = wholeNumberFlag("bot-level", 1, 20);
+  const engineLevel = wholeNumberFlag("engine-level", 1, 20);
+  const moveTime = durationFromMs(wholeNumberFlag("move-time-ms", 1, MAX_MOVE_TIME_MS));
   const clients = createDamieraClients(createDamieraTransport(serverConfigFromEnv()));
   await showIllegalMoveError(clients, variant);
 
-  const moveTime = { seconds: 0n, nanos: Number(args["move-time-ms"]) * 1e6 };
   const game = await playAgainstEngine(clients, {
     variant,
     fen: args.fen,
-    bot: { level: Number(args["bot-level"]), limits: { moveTime } },
-    opponent: { level: Number(args["engine-level"]), limits: { moveTime } },
+    bot: { level: botLevel, limits: { moveTime } },
+    opponent: { level: engineLevel, limits: { moveTime } },
     onMove: (move) => console.log(describeMove(move)),
   });
   const result = describeStatus(game.state.status);

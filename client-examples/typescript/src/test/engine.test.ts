@@ -4,9 +4,9 @@ import { describe, test } from "node:test";
 import { Code } from "@connectrpc/connect";
 import { StopReason } from "../gen/damiera/v1/engine_service_pb.js";
 import { Variant } from "../gen/damiera/v1/types_pb.js";
-import { clients, failureOf } from "./live-server.js";
+import { clients, failureOf, LIVE_SUITE } from "./live-server.js";
 
-describe("EngineService", () => {
+describe("EngineService", LIVE_SUITE, () => {
   test("BestMove finds the double capture that wins at once", async () => {
     const { result } = await clients.engine.bestMove({
       search: { variant: Variant.ITALIAN, fen: "W:W22:B18,10", limits: { depth: 4 } },

@@ -7,11 +7,11 @@ import { describe, test } from "node:test";
 import { Code } from "@connectrpc/connect";
 import { Variant } from "../gen/damiera/v1/types_pb.js";
 import { actAsSeat } from "../seat.js";
-import { clients, createTwoPlayerGame, failureOf } from "./live-server.js";
+import { clients, createTwoPlayerGame, failureOf, LIVE_SUITE } from "./live-server.js";
 
 const ITALIAN_START_MOVES = "21-17 22-18 23-19 24-20 21-18 22-19 23-20";
 
-describe("errors", () => {
+describe("errors", LIVE_SUITE, () => {
   test("ApplyMove of an illegal move: ILLEGAL_MOVE with the legal moves", async () => {
     const error = await failureOf(
       clients.rules.applyMove({ variant: Variant.ITALIAN, fen: "W:W22,23:B18", move: "22-17" }),

@@ -1,6 +1,7 @@
 /**
  * What the tests share: clients connected to the live server named by DAMIERA_URL or
- * DAMIERA_ADDR, a game between two people, and the decoded error of a call that must fail.
+ * DAMIERA_ADDR, a deadline per suite, a game between two people, and the decoded error of a call
+ * that must fail.
  */
 import assert from "node:assert/strict";
 import type { CallOptions } from "@connectrpc/connect";
@@ -13,6 +14,13 @@ import { createDamieraTransport } from "../transport.js";
 
 /** One connection for every test of a file. */
 export const clients = createDamieraClients(createDamieraTransport(serverConfigFromEnv()));
+
+/**
+ * The options of every suite that talks to the server: a deadline far beyond what its tests take
+ * on a busy machine, there only so that a hung call fails the suite instead of stalling CI. A test
+ * that opens a stream passes it the test's `signal`, which aborts when the test ends, however.
+ */
+export const LIVE_SUITE = { timeout: 120_000 } as const;
 
 /** A hosted game with a person at each seat, and the call options that act for each. */
 export interface TwoPlayerGame {

@@ -2,9 +2,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { Color, PositionStatus_State, Variant, WinReason } from "../gen/damiera/v1/types_pb.js";
-import { clients } from "./live-server.js";
+import { clients, LIVE_SUITE } from "./live-server.js";
 
-describe("RulesService", () => {
+describe("RulesService", LIVE_SUITE, () => {
   test("the Italian start position has exactly these 7 moves", async () => {
     const answer = await clients.rules.listLegalMoves({ variant: Variant.ITALIAN });
     assert.deepEqual(

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { GameState, WatchGameResponse } from "../gen/damiera/v1/game_service_pb.js";
 import { Color, PositionStatus_State, Variant, WinReason } from "../gen/damiera/v1/types_pb.js";
-import { clients, createTwoPlayerGame } from "./live-server.js";
+import { clients, createTwoPlayerGame, LIVE_SUITE } from "./live-server.js";
 
 /** The next message of a watch that is not a keep-alive; undefined when the stream has ended. */
 async function nextChange(
@@ -27,11 +27,12 @@ function updateOf(
   return [event.value.moves.map((move) => `${move.ply} ${move.notation}`), event.value.state];
 }
 
-describe("WatchGame", () => {
-  test("streams the game, then each move and the resignation in order, then ends", async () => {
+describe("WatchGame", LIVE_SUITE, () => {
+  // Each watch ends with its test, passed or failed: the test's signal aborts then.
+  test("streams the game, then each move and the resignation in order, then ends", async (t) => {
     const game = await createTwoPlayerGame(Variant.ITALIAN);
     const watch = clients.games
-      .watchGame({ name: game.name }, { timeoutMs: 0 })
+      .watchGame({ name: game.name }, { timeoutMs: 0, signal: t.signal })
       [Symbol.asyncIterator]();
 
     const first = await nextChange(watch);
@@ -65,18 +66,16 @@ describe("WatchGame", () => {
     assert.equal(await nextChange(watch), undefined, "the stream should end with the game");
   });
 
-  test("from_ply resumes with only the moves from that ply on", async () => {
+  test("from_ply resumes with only the moves from that ply on", async (t) => {
     const game = await createTwoPlayerGame(Variant.TURKISH);
     await clients.games.makeMove({ name: game.name, notation: "a3-a4" }, game.white);
     await clients.games.makeMove({ name: game.name, notation: "h6-h5" }, game.black);
     await clients.games.makeMove({ name: game.name, notation: "b3-b4" }, game.white);
 
-    const abandon = new AbortController();
     const watch = clients.games
-      .watchGame({ name: game.name, fromPly: 1 }, { timeoutMs: 0, signal: abandon.signal })
+      .watchGame({ name: game.name, fromPly: 1 }, { timeoutMs: 0, signal: t.signal })
       [Symbol.asyncIterator]();
     const [missed, state] = updateOf(await nextChange(watch));
-    abandon.abort();
 
     assert.deepEqual(missed, ["1 h6-h5", "2 b3-b4"]);
     assert.equal(state?.ply, 3);
