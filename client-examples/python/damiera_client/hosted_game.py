@@ -6,7 +6,7 @@ seat sends it as `authorization: Bearer <token>` metadata. Reading and watching 
 
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from damiera.v1 import engine_service_pb2, game_service_pb2, rules_service_pb2, types_pb2
 from damiera_client.connection import Services
@@ -43,8 +43,9 @@ class HostedGame:
     variant: "types_pb2.Variant"
     # The colour the person plays; the engine plays the other.
     seat: "types_pb2.Color"
-    # The seat's secret token: given once by CreateGame, stored by the server only as a hash.
-    token: str
+    # The seat's secret token: given once by CreateGame, stored by the server only as a hash. Kept
+    # out of the repr, so that no log line, traceback or test diff shows it.
+    token: str = field(repr=False)
 
     @classmethod
     def create_against_engine(
