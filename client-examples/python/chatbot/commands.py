@@ -105,7 +105,8 @@ class ChatBot:
             variant,
             engine=self._engine_limits,
             engine_level=self._engine_level,
-            display_name=f"chat {chat_id}",
+            # No display name: games are public to read, and a private chat's id is its person's
+            # Telegram user id.
         )
         self._games.put(chat_id, game)
         state = game.get().state
