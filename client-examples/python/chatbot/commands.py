@@ -13,7 +13,7 @@ from damiera.v1 import rules_service_pb2, types_pb2
 from damiera_client.connection import Services
 from damiera_client.errors import DamieraError, decode_error
 from damiera_client.formatting import format_score, format_status
-from damiera_client.hosted_game import HostedGame, is_over
+from damiera_client.hosted_game import HostedGame, WatchEnded, is_over
 from damiera_client.limits import search_limits
 from damiera_client.variants import parse_variant, variant_name, variant_names
 from chatbot.chat_games import ChatGames
@@ -39,6 +39,10 @@ HELP = "\n".join(
 
 
 GAME_OVER = f"This game is over. Start another with !new {variant_names()[0]}."
+NOT_ANSWERING = "The game server is not answering; try again in a moment."
+
+# The status codes of a call that got no answer: the server is gone, or too slow for the deadline.
+TRANSPORT_FAILURES = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
 
 class NoGame(Exception):
@@ -119,8 +123,12 @@ class ChatBot:
         if not argument:
             return Reply("Which move? For example: !move 22-18")
         played = game.make_move(argument)
-        turn = game.wait_for_turn(from_ply=played.game.state.ply)
         lines = [f"You played {played.move.notation}."]
+        try:
+            turn = game.wait_for_turn(from_ply=played.game.state.ply)
+        except (grpc.RpcError, WatchEnded):
+            # The move stands: only the wait for the engine's reply failed.
+            return Reply(f"{lines[0]} The engine's reply has not come yet: see !board in a moment.")
         lines += [f"The engine played {move.notation}." for move in turn.moves]
         lines.append(
             f"Game over: {format_status(turn.state.status)}."
@@ -166,7 +174,7 @@ class ChatBot:
 
 
 def explain_refusal(error: DamieraError) -> str:
-    """A refused call, said for people, by its ErrorInfo reason."""
+    """A failed call, said for people: by its ErrorInfo reason, or as a server not answering."""
     if error.reason == "ILLEGAL_MOVE":
         return f"That move is not legal here. Legal moves: {', '.join(error.legal_moves)}."
     if error.reason == "AMBIGUOUS_MOVE":
@@ -178,4 +186,6 @@ def explain_refusal(error: DamieraError) -> str:
         return "It is the engine's turn: wait for its move."
     if error.reason == "GAME_OVER":
         return GAME_OVER
+    if error.code in TRANSPORT_FAILURES:
+        return NOT_ANSWERING
     return f"The server refused that: {error.message}"

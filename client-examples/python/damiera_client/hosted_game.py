@@ -16,6 +16,10 @@ from damiera_client.retries import with_retries
 ENGINE_REPLY_DEADLINE_SECONDS = 60.0
 
 
+class WatchEnded(Exception):
+    """The WatchGame stream ended before the seat's turn came, with the game still going on."""
+
+
 @dataclass(frozen=True)
 class Turn:
     """The game as it stands when the seat is to move again, or is over."""
@@ -107,7 +111,8 @@ class HostedGame:
 
     def wait_for_turn(self, from_ply: int) -> Turn:
         """Follows the game from `from_ply` until the seat is to move or the game is over, and
-        answers that state with the moves played since `from_ply`: the engine's reply."""
+        answers that state with the moves played since `from_ply`: the engine's reply. Raises
+        grpc.RpcError (DEADLINE_EXCEEDED after ENGINE_REPLY_DEADLINE_SECONDS) or WatchEnded."""
         stream = self.watch(from_ply, deadline=ENGINE_REPLY_DEADLINE_SECONDS)
         moves: list[game_service_pb2.GameMove] = []
         try:
@@ -117,7 +122,7 @@ class HostedGame:
                     return Turn(state, moves)
         finally:
             stream.cancel()
-        raise RuntimeError(f"the watch of {self.name} ended with the game still going on")
+        raise WatchEnded(f"the watch of {self.name} ended with the game still going on")
 
     def legal_moves(self, state: game_service_pb2.GameState) -> list[types_pb2.Move]:
         """The legal moves in the game's current position, in the server's stable order."""

@@ -5,8 +5,11 @@ import re
 import grpc
 import pytest
 
-from chatbot.commands import GAME_OVER, HELP, ChatBot, explain_refusal
+from chatbot.chat_games import ChatGames
+from chatbot.commands import GAME_OVER, HELP, NOT_ANSWERING, ChatBot, explain_refusal
 from damiera.v1 import rules_service_pb2, types_pb2
+from damiera_client import hosted_game
+from damiera_client.connection import Services, open_channel
 from damiera_client.errors import decode_error
 from damiera_client.limits import search_limits
 
@@ -145,3 +148,25 @@ def test_an_ambiguous_move_is_explained_with_its_candidates(services):
         "That fits several moves; say which: 22x13x6, 22x15x6.",
         "That fits several moves; say which: 22x15x6, 22x13x6.",
     )
+
+
+def test_a_server_that_is_not_answering_is_said_so():
+    unreachable = Services.on(open_channel("127.0.0.1:1"))
+    try:
+        reply = ChatBot(unreachable).handle("chat-no-server", "!new italian")
+    finally:
+        unreachable.close()
+    assert reply.text == NOT_ANSWERING
+
+
+def test_a_move_whose_reply_is_late_is_answered_without_it(services, monkeypatch):
+    # The engine thinks for 20 s; the bot stops waiting for it after 0.1 s.
+    monkeypatch.setattr(hosted_game, "ENGINE_REPLY_DEADLINE_SECONDS", 0.1)
+    games = ChatGames()
+    slow = ChatBot(services, games=games, engine_limits=search_limits(move_time_ms=20_000))
+    slow.handle("chat-slow", "!new italian")
+    reply = slow.handle("chat-slow", "!move 22-18")
+    assert reply.text == (
+        "You played 22-18. The engine's reply has not come yet: see !board in a moment."
+    )
+    games.get("chat-slow").resign()
