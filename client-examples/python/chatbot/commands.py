@@ -2,7 +2,8 @@
 
 A person plays White in their chat's game and the engine plays Black on the server. Every answer
 that shows the board carries it twice, from RulesService.RenderPosition: as monospace text and as
-a PNG. A refused command is answered in words, never with an exception.
+a PNG. A refused command is answered in words, never with an exception. `!new` resigns the chat's
+game if it is still going on: a chat plays one game at a time, and none is left running forever.
 """
 
 from collections.abc import Callable
@@ -28,7 +29,8 @@ HINT_LIMITS = search_limits(depth=6, move_time_ms=200)
 HELP = "\n".join(
     [
         "Commands:",
-        f"!new {'|'.join(variant_names())} - start a game: you play White, the engine Black",
+        f"!new {'|'.join(variant_names())} - start a game (resigning the one going on): "
+        "you play White, the engine Black",
         "!move 22-18 - play a move, in full (22x13x6) or short (22x6); Turkish: c3-c4",
         "!board - show the board",
         "!hint - ask the engine for a good move",
@@ -104,6 +106,8 @@ class ChatBot:
             variant = parse_variant(argument)
         except ValueError:
             return Reply(f"Which variant? !new {'|'.join(variant_names())}")
+        previous = self._games.get(chat_id)
+        resigned = previous is not None and resign_if_ongoing(previous)
         game = HostedGame.create_against_engine(
             self._services,
             variant,
@@ -114,9 +118,10 @@ class ChatBot:
         )
         self._games.put(chat_id, game)
         state = game.get().state
-        return self._with_board(
-            game, state, f"New {variant_name(variant)} game. You play White: your move."
-        )
+        text = f"New {variant_name(variant)} game. You play White: your move."
+        if resigned:
+            text = f"You resigned your previous game. {text}"
+        return self._with_board(game, state, text)
 
     def _move(self, chat_id: str, argument: str) -> Reply:
         game = self._game_of(chat_id)
@@ -171,6 +176,17 @@ class ChatBot:
         )
         pictures = self._services.rules.RenderPosition(request)
         return Reply(text, board_text=pictures.text, board_png=pictures.png)
+
+
+def resign_if_ongoing(game: HostedGame) -> bool:
+    """Resigns `game` unless it is already over; True if it was resigned."""
+    try:
+        game.resign()
+    except grpc.RpcError as error:
+        if decode_error(error).reason == "GAME_OVER":
+            return False
+        raise
+    return True
 
 
 def explain_refusal(error: DamieraError) -> str:

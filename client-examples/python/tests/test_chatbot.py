@@ -170,3 +170,23 @@ def test_a_move_whose_reply_is_late_is_answered_without_it(services, monkeypatch
         "You played 22-18. The engine's reply has not come yet: see !board in a moment."
     )
     games.get("chat-slow").resign()
+
+
+def test_a_new_game_resigns_the_one_going_on(services):
+    games = ChatGames()
+    bot = ChatBot(services, games=games, engine_limits=search_limits(depth=2))
+    bot.handle("chat-again", "!new italian")
+    first = games.get("chat-again")
+    reply = bot.handle("chat-again", "!new turkish")
+    assert reply.text == (
+        "You resigned your previous game. New turkish game. You play White: your move."
+    )
+    assert first.get().state.status.win_reason == types_pb2.WIN_REASON_RESIGNATION
+    second = games.get("chat-again")
+    # Games are public to read: the chat id (a Telegram user id) is not shown as a name.
+    assert second.get().white.person.display_name == ""
+    # A game that is over already is left as it is.
+    bot.handle("chat-again", "!resign")
+    reply = bot.handle("chat-again", "!new italian")
+    assert reply.text == "New italian game. You play White: your move."
+    assert second.get().state.status.win_reason == types_pb2.WIN_REASON_RESIGNATION
