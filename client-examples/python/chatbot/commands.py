@@ -6,6 +6,7 @@ a PNG. A refused command is answered in words, never with an exception. `!new` r
 game if it is still going on: a chat plays one game at a time, and none is left running forever.
 """
 
+import threading
 from collections.abc import Callable
 
 import grpc
@@ -52,7 +53,9 @@ class NoGame(Exception):
 
 
 class ChatBot:
-    """Answers the commands of many chats, each with its own game."""
+    """Answers the commands of many chats, each with its own game. `handle` may be called from
+    many threads at once: different chats are served concurrently, one chat's commands one at a
+    time."""
 
     def __init__(
         self,
@@ -68,6 +71,11 @@ class ChatBot:
         self._engine_level = engine_level
         self._engine_limits = engine_limits
         self._hint_limits = hint_limits
+        # One lock per chat, so that a chat's commands never interleave (a `!board` while its
+        # `!move` waits for the engine, two `!new`s each resigning the same game); `_locks_guard`
+        # guards the dict itself.
+        self._chat_locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
         self._commands: dict[str, Callable[[str, str], Reply]] = {
             "new": self._new,
             "move": self._move,
@@ -86,14 +94,20 @@ class ChatBot:
         action = self._commands.get(command.lower())
         if action is None:
             return Reply(f"I don't know the command '{PREFIX}{command}'.\n{HELP}")
-        try:
-            return action(str(chat_id), argument.strip())
-        except NoGame:
-            return Reply(
-                f"There is no game in this chat yet: start one with !new {variant_names()[0]}."
-            )
-        except grpc.RpcError as error:
-            return Reply(explain_refusal(decode_error(error)))
+        chat_id = str(chat_id)
+        with self._lock_of(chat_id):
+            try:
+                return action(chat_id, argument.strip())
+            except NoGame:
+                return Reply(
+                    f"There is no game in this chat yet: start one with !new {variant_names()[0]}."
+                )
+            except grpc.RpcError as error:
+                return Reply(explain_refusal(decode_error(error)))
+
+    def _lock_of(self, chat_id: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._chat_locks.setdefault(chat_id, threading.Lock())
 
     def _game_of(self, chat_id: str) -> HostedGame:
         game = self._games.get(chat_id)

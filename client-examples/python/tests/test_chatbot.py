@@ -1,6 +1,7 @@
 """The chat bot end to end: every command, its refusals in words, and one game per chat."""
 
 import re
+import threading
 
 import grpc
 import pytest
@@ -190,3 +191,41 @@ def test_a_new_game_resigns_the_one_going_on(services):
     reply = bot.handle("chat-again", "!new italian")
     assert reply.text == "New italian game. You play White: your move."
     assert second.get().state.status.win_reason == types_pb2.WIN_REASON_RESIGNATION
+
+
+class HeldGames(ChatGames):
+    """ChatGames whose first look-up is held until `release` is set: a command caught midway."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held = threading.Event()
+        self.release = threading.Event()
+        self.lookups: list[str] = []
+
+    def get(self, chat_id: str):
+        self.lookups.append(chat_id)
+        if len(self.lookups) == 1:
+            self.held.set()
+            self.release.wait(timeout=60)
+        return super().get(chat_id)
+
+
+def test_a_chats_commands_run_one_at_a_time_while_other_chats_go_on(services):
+    games = HeldGames()
+    bot = ChatBot(services, games=games)
+    replies: list[str] = []
+    first, second = (
+        threading.Thread(target=lambda: replies.append(bot.handle("chat-a", "!board").text))
+        for _ in range(2)
+    )
+    first.start()
+    assert games.held.wait(timeout=60)
+    second.start()
+    # Chat b is served while chat a's first command is held; chat a's second waits for it.
+    assert bot.handle("chat-b", "!board").text == NO_GAME
+    assert games.lookups == ["chat-a", "chat-b"]
+    games.release.set()
+    first.join()
+    second.join()
+    assert games.lookups == ["chat-a", "chat-b", "chat-a"]
+    assert replies == [NO_GAME, NO_GAME]
