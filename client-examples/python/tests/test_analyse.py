@@ -1,14 +1,9 @@
 """analyse.py streams one iteration per depth, then the result, and a deadline ends it early."""
 
 from analyse import analyse, describe
-from damiera.v1 import engine_service_pb2, rules_service_pb2, types_pb2
+from damiera.v1 import engine_service_pb2, types_pb2
 from damiera_client.limits import search_limits
-
-
-def legal_moves(services, variant) -> list[str]:
-    """The legal moves of the variant's start position."""
-    request = rules_service_pb2.ListLegalMovesRequest(variant=variant)
-    return [move.notation for move in services.rules.ListLegalMoves(request).moves]
+from shared import legal_notations
 
 
 def test_analyse_streams_each_depth_then_ends_with_the_result(services):
@@ -21,7 +16,7 @@ def test_analyse_streams_each_depth_then_ends_with_the_result(services):
     assert result.stop_reason == engine_service_pb2.STOP_REASON_LIMIT
     assert result.best_move.notation == iterations[-1].iteration.pv[0].notation
     assert result.pv[0].notation == result.best_move.notation
-    assert result.best_move.notation in legal_moves(services, types_pb2.VARIANT_ITALIAN)
+    assert result.best_move.notation in legal_notations(services, types_pb2.VARIANT_ITALIAN)
     assert describe(iterations[0]).startswith("depth  1 (sel ")
     assert describe(last).startswith(f"best move {result.best_move.notation}  score ")
 
@@ -36,4 +31,4 @@ def test_a_deadline_stops_the_analysis_with_the_best_move_so_far(services):
     assert messages[-1].WhichOneof("update") == "result"
     assert result.stop_reason == engine_service_pb2.STOP_REASON_DEADLINE
     assert result.elapsed.ToMilliseconds() < 2000
-    assert result.best_move.notation in legal_moves(services, types_pb2.VARIANT_TURKISH)
+    assert result.best_move.notation in legal_notations(services, types_pb2.VARIANT_TURKISH)

@@ -10,8 +10,8 @@ from chatbot.reply import Reply
 from chatbot.telegram_adapter import build_application
 from damiera_client.limits import search_limits
 from fake_telegram_api import FakeTelegramApi
+from shared import ITALIAN_OPENING_MOVES, PNG_SIGNATURE
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CHAT_ID = 777
 
 
@@ -55,7 +55,9 @@ def test_a_new_game_is_sent_as_a_text_board_then_a_png(services):
         "New italian game. You play White: your move.\n<pre> b     b"
     )
     assert board_message["text"].endswith("</pre>")
-    assert refusal["text"].startswith("That move is not legal here. Legal moves: 21-17, 22-18")
+    assert refusal["text"] == (
+        f"That move is not legal here. Legal moves: {', '.join(ITALIAN_OPENING_MOVES)}."
+    )
 
     [(photo_parameters, photo_files)] = api.sent("sendPhoto")
     assert photo_parameters["chat_id"] == CHAT_ID
