@@ -156,10 +156,11 @@ def test_a_server_that_is_not_answering_is_said_so():
 
 
 def test_a_move_whose_reply_is_late_is_answered_without_it(services, monkeypatch):
-    # The engine thinks for 20 s; the bot stops waiting for it after 0.1 s.
+    # The engine thinks for 3 s (its search goes on after the resignation: keep it short); the bot
+    # stops waiting for its reply after 0.1 s.
     monkeypatch.setattr(hosted_game, "ENGINE_REPLY_DEADLINE_SECONDS", 0.1)
     games = ChatGames()
-    slow = ChatBot(services, games=games, engine_limits=search_limits(move_time_ms=20_000))
+    slow = ChatBot(services, games=games, engine_limits=search_limits(move_time_ms=3_000))
     slow.handle("chat-slow", "!new italian")
     reply = slow.handle("chat-slow", "!move 22-18")
     assert reply.text == (
