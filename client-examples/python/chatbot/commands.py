@@ -2,9 +2,11 @@
 
 A person plays White in their chat's game and the engine plays Black on the server. Every answer
 that shows the board carries it twice, from RulesService.RenderPosition: as monospace text and as
-a PNG. A refused command is answered in words, never with an exception.
+a PNG. A refused command is answered in words, never with an exception. `!new` resigns the chat's
+game if it is still going on: a chat plays one game at a time, and none is left running forever.
 """
 
+import threading
 from collections.abc import Callable
 
 import grpc
@@ -13,7 +15,7 @@ from damiera.v1 import rules_service_pb2, types_pb2
 from damiera_client.connection import Services
 from damiera_client.errors import DamieraError, decode_error
 from damiera_client.formatting import format_score, format_status
-from damiera_client.hosted_game import HostedGame, is_over
+from damiera_client.hosted_game import HostedGame, WatchEnded, is_over
 from damiera_client.limits import search_limits
 from damiera_client.variants import parse_variant, variant_name, variant_names
 from chatbot.chat_games import ChatGames
@@ -28,7 +30,8 @@ HINT_LIMITS = search_limits(depth=6, move_time_ms=200)
 HELP = "\n".join(
     [
         "Commands:",
-        f"!new {'|'.join(variant_names())} - start a game: you play White, the engine Black",
+        f"!new {'|'.join(variant_names())} - start a game (resigning the one going on): "
+        "you play White, the engine Black",
         "!move 22-18 - play a move, in full (22x13x6) or short (22x6); Turkish: c3-c4",
         "!board - show the board",
         "!hint - ask the engine for a good move",
@@ -39,6 +42,10 @@ HELP = "\n".join(
 
 
 GAME_OVER = f"This game is over. Start another with !new {variant_names()[0]}."
+NOT_ANSWERING = "The game server is not answering; try again in a moment."
+
+# The status codes of a call that got no answer: the server is gone, or too slow for the deadline.
+TRANSPORT_FAILURES = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
 
 
 class NoGame(Exception):
@@ -46,7 +53,9 @@ class NoGame(Exception):
 
 
 class ChatBot:
-    """Answers the commands of many chats, each with its own game."""
+    """Answers the commands of many chats, each with its own game. `handle` may be called from
+    many threads at once: different chats are served concurrently, one chat's commands one at a
+    time."""
 
     def __init__(
         self,
@@ -62,6 +71,11 @@ class ChatBot:
         self._engine_level = engine_level
         self._engine_limits = engine_limits
         self._hint_limits = hint_limits
+        # One lock per chat, so that a chat's commands never interleave (a `!board` while its
+        # `!move` waits for the engine, two `!new`s each resigning the same game); `_locks_guard`
+        # guards the dict itself.
+        self._chat_locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
         self._commands: dict[str, Callable[[str, str], Reply]] = {
             "new": self._new,
             "move": self._move,
@@ -80,14 +94,20 @@ class ChatBot:
         action = self._commands.get(command.lower())
         if action is None:
             return Reply(f"I don't know the command '{PREFIX}{command}'.\n{HELP}")
-        try:
-            return action(str(chat_id), argument.strip())
-        except NoGame:
-            return Reply(
-                f"There is no game in this chat yet: start one with !new {variant_names()[0]}."
-            )
-        except grpc.RpcError as error:
-            return Reply(explain_refusal(decode_error(error)))
+        chat_id = str(chat_id)
+        with self._lock_of(chat_id):
+            try:
+                return action(chat_id, argument.strip())
+            except NoGame:
+                return Reply(
+                    f"There is no game in this chat yet: start one with !new {variant_names()[0]}."
+                )
+            except grpc.RpcError as error:
+                return Reply(explain_refusal(decode_error(error)))
+
+    def _lock_of(self, chat_id: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._chat_locks.setdefault(chat_id, threading.Lock())
 
     def _game_of(self, chat_id: str) -> HostedGame:
         game = self._games.get(chat_id)
@@ -100,26 +120,34 @@ class ChatBot:
             variant = parse_variant(argument)
         except ValueError:
             return Reply(f"Which variant? !new {'|'.join(variant_names())}")
+        previous = self._games.get(chat_id)
+        resigned = previous is not None and resign_if_ongoing(previous)
         game = HostedGame.create_against_engine(
             self._services,
             variant,
             engine=self._engine_limits,
             engine_level=self._engine_level,
-            display_name=f"chat {chat_id}",
+            # No display name: games are public to read, and a private chat's id is its person's
+            # Telegram user id.
         )
         self._games.put(chat_id, game)
         state = game.get().state
-        return self._with_board(
-            game, state, f"New {variant_name(variant)} game. You play White: your move."
-        )
+        text = f"New {variant_name(variant)} game. You play White: your move."
+        if resigned:
+            text = f"You resigned your previous game. {text}"
+        return self._with_board(game, state, text)
 
     def _move(self, chat_id: str, argument: str) -> Reply:
         game = self._game_of(chat_id)
         if not argument:
             return Reply("Which move? For example: !move 22-18")
         played = game.make_move(argument)
-        turn = game.wait_for_turn(from_ply=played.game.state.ply)
         lines = [f"You played {played.move.notation}."]
+        try:
+            turn = game.wait_for_turn(from_ply=played.game.state.ply)
+        except (grpc.RpcError, WatchEnded):
+            # The move stands: only the wait for the engine's reply failed.
+            return Reply(f"{lines[0]} The engine's reply has not come yet: see !board in a moment.")
         lines += [f"The engine played {move.notation}." for move in turn.moves]
         lines.append(
             f"Game over: {format_status(turn.state.status)}."
@@ -164,8 +192,19 @@ class ChatBot:
         return Reply(text, board_text=pictures.text, board_png=pictures.png)
 
 
+def resign_if_ongoing(game: HostedGame) -> bool:
+    """Resigns `game` unless it is already over; True if it was resigned."""
+    try:
+        game.resign()
+    except grpc.RpcError as error:
+        if decode_error(error).reason == "GAME_OVER":
+            return False
+        raise
+    return True
+
+
 def explain_refusal(error: DamieraError) -> str:
-    """A refused call, said for people, by its ErrorInfo reason."""
+    """A failed call, said for people: by its ErrorInfo reason, or as a server not answering."""
     if error.reason == "ILLEGAL_MOVE":
         return f"That move is not legal here. Legal moves: {', '.join(error.legal_moves)}."
     if error.reason == "AMBIGUOUS_MOVE":
@@ -177,4 +216,6 @@ def explain_refusal(error: DamieraError) -> str:
         return "It is the engine's turn: wait for its move."
     if error.reason == "GAME_OVER":
         return GAME_OVER
+    if error.code in TRANSPORT_FAILURES:
+        return NOT_ANSWERING
     return f"The server refused that: {error.message}"

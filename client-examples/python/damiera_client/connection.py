@@ -5,7 +5,7 @@ server started with `--api-key`, and the deadline every call gets unless it name
 """
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import grpc
 
@@ -67,7 +67,8 @@ class _CallDetails(grpc.ClientCallDetails):
 
     method: str
     timeout: float | None
-    metadata: tuple[tuple[str, str], ...] | None
+    # Holds the API key and a seat's bearer token: never in the repr.
+    metadata: tuple[tuple[str, str], ...] | None = field(repr=False)
     credentials: grpc.CallCredentials | None
     wait_for_ready: bool | None
     compression: grpc.Compression | None

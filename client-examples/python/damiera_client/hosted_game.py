@@ -6,7 +6,7 @@ seat sends it as `authorization: Bearer <token>` metadata. Reading and watching 
 
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from damiera.v1 import engine_service_pb2, game_service_pb2, rules_service_pb2, types_pb2
 from damiera_client.connection import Services
@@ -14,6 +14,10 @@ from damiera_client.retries import with_retries
 
 # How long to wait for the engine's reply before giving up on it.
 ENGINE_REPLY_DEADLINE_SECONDS = 60.0
+
+
+class WatchEnded(Exception):
+    """The WatchGame stream ended before the seat's turn came, with the game still going on."""
 
 
 @dataclass(frozen=True)
@@ -43,8 +47,9 @@ class HostedGame:
     variant: "types_pb2.Variant"
     # The colour the person plays; the engine plays the other.
     seat: "types_pb2.Color"
-    # The seat's secret token: given once by CreateGame, stored by the server only as a hash.
-    token: str
+    # The seat's secret token: given once by CreateGame, stored by the server only as a hash. Kept
+    # out of the repr, so that no log line, traceback or test diff shows it.
+    token: str = field(repr=False)
 
     @classmethod
     def create_against_engine(
@@ -106,7 +111,8 @@ class HostedGame:
 
     def wait_for_turn(self, from_ply: int) -> Turn:
         """Follows the game from `from_ply` until the seat is to move or the game is over, and
-        answers that state with the moves played since `from_ply`: the engine's reply."""
+        answers that state with the moves played since `from_ply`: the engine's reply. Raises
+        grpc.RpcError (DEADLINE_EXCEEDED after ENGINE_REPLY_DEADLINE_SECONDS) or WatchEnded."""
         stream = self.watch(from_ply, deadline=ENGINE_REPLY_DEADLINE_SECONDS)
         moves: list[game_service_pb2.GameMove] = []
         try:
@@ -116,7 +122,7 @@ class HostedGame:
                     return Turn(state, moves)
         finally:
             stream.cancel()
-        raise RuntimeError(f"the watch of {self.name} ended with the game still going on")
+        raise WatchEnded(f"the watch of {self.name} ended with the game still going on")
 
     def legal_moves(self, state: game_service_pb2.GameState) -> list[types_pb2.Move]:
         """The legal moves in the game's current position, in the server's stable order."""

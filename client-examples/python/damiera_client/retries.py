@@ -1,11 +1,13 @@
-"""Retries a call that the server refused for now: ABORTED (CONTENDED) and RESOURCE_EXHAUSTED.
+"""Retries a call that the server refused without acting on it, by the refusal's ErrorInfo reason.
 
-RESOURCE_EXHAUSTED (OVERLOADED: every search slot busy; RATE_LIMITED) carries a RetryInfo saying
-when to come back. ABORTED with reason CONTENDED means the game changed under the call many times:
-trying again is right. ABORTED with STALE_STATE is not retried: the call named a state
-(`expected_ply`, `etag`) that is gone, so the app must read the game again and decide anew.
-A retried MakeMove or CreateGame must carry a `request_id`, so that a retry of a call that did
-succeed answers the stored result instead of acting twice.
+OVERLOADED (every search slot busy), RATE_LIMITED and STORE_UNAVAILABLE carry a RetryInfo saying
+when to come back; CONTENDED (the game changed under the call many times) is retried after a
+doubling delay. Nothing else is retried, whatever its status code: STALE_STATE (ABORTED, like
+CONTENDED) says the call named a state (`expected_ply`, `etag`) that is gone, so the app must read
+the game again and decide anew; a RESOURCE_EXHAUSTED without a reason is grpcio's own (a message
+over its size limit), which a repeat would only hit again. A retried MakeMove or CreateGame must
+carry a `request_id`, so that a retry of a call that did succeed answers the stored result instead
+of acting twice.
 """
 
 import time
@@ -18,8 +20,8 @@ from damiera_client.errors import decode_error
 
 T = TypeVar("T")
 
-RETRIED_CODES = (grpc.StatusCode.ABORTED, grpc.StatusCode.RESOURCE_EXHAUSTED)
-NEVER_RETRIED_REASONS = ("STALE_STATE",)
+# The reasons of docs/api.md whose refusals say "nothing was done; later may work".
+RETRIED_REASONS = frozenset({"CONTENDED", "OVERLOADED", "RATE_LIMITED", "STORE_UNAVAILABLE"})
 
 
 def with_retries(
@@ -38,10 +40,7 @@ def with_retries(
             return call()
         except grpc.RpcError as error:
             decoded = decode_error(error)
-            retryable = (
-                decoded.code in RETRIED_CODES and decoded.reason not in NEVER_RETRIED_REASONS
-            )
-            if not retryable or attempt >= attempts:
+            if decoded.reason not in RETRIED_REASONS or attempt >= attempts:
                 raise
             sleep(decoded.retry_delay_seconds if decoded.retry_delay_seconds is not None else delay)
             delay *= 2

@@ -1,16 +1,20 @@
 """The chat bot end to end: every command, its refusals in words, and one game per chat."""
 
 import re
+import threading
 
 import grpc
 import pytest
 
-from chatbot.commands import GAME_OVER, HELP, ChatBot, explain_refusal
+from chatbot.chat_games import ChatGames
+from chatbot.commands import GAME_OVER, HELP, NOT_ANSWERING, ChatBot, explain_refusal
 from damiera.v1 import rules_service_pb2, types_pb2
+from damiera_client import hosted_game
+from damiera_client.connection import Services, open_channel
 from damiera_client.errors import decode_error
 from damiera_client.limits import search_limits
+from shared import ITALIAN_OPENING_MOVES, PNG_SIGNATURE, legal_notations
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NO_GAME = "There is no game in this chat yet: start one with !new italian."
 ITALIAN_START_BOARD = [
     " b     b     b     b        1     2     3     4",
@@ -30,11 +34,6 @@ def bot(services):
     return ChatBot(
         services, engine_limits=search_limits(depth=2), hint_limits=search_limits(depth=2)
     )
-
-
-def legal_after(services, variant, fen):
-    request = rules_service_pb2.ListLegalMovesRequest(variant=variant, fen=fen)
-    return [move.notation for move in services.rules.ListLegalMoves(request).moves]
 
 
 def test_help_lists_every_command(bot):
@@ -84,7 +83,7 @@ def test_an_illegal_move_is_refused_with_the_legal_moves(bot):
     bot.handle("chat-illegal", "!new italian")
     reply = bot.handle("chat-illegal", "!move 22-17")
     assert reply.text == (
-        "That move is not legal here. Legal moves: 21-17, 22-18, 23-19, 24-20, 21-18, 22-19, 23-20."
+        f"That move is not legal here. Legal moves: {', '.join(ITALIAN_OPENING_MOVES)}."
     )
     assert bot.handle("chat-illegal", "!move zz").text.startswith("That is not a move.")
     assert bot.handle("chat-illegal", "!move").text == "Which move? For example: !move 22-18"
@@ -97,7 +96,7 @@ def test_a_move_is_answered_by_the_engine(bot, services):
     played = re.fullmatch(r"You played 22-18\. The engine played (\S+)\. Your move\.", reply.text)
     assert played is not None, reply.text
     after_22_18 = "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
-    assert played.group(1) in legal_after(services, types_pb2.VARIANT_ITALIAN, after_22_18)
+    assert played.group(1) in legal_notations(services, types_pb2.VARIANT_ITALIAN, after_22_18)
     assert reply.board_text.splitlines()[4] == " .     w     .     .       17    18    19    20"
     assert reply.board_png.startswith(PNG_SIGNATURE)
     assert bot.handle("chat-move", "!board").text == "After 2 plies: your move."
@@ -108,7 +107,7 @@ def test_hint_suggests_a_legal_move(bot, services):
     reply = bot.handle("chat-hint", "!hint")
     hinted = re.fullmatch(r"Try (\S+) \(score [^,]+, depth 2\)\.", reply.text)
     assert hinted is not None, reply.text
-    assert hinted.group(1) in legal_after(services, types_pb2.VARIANT_TURKISH, "")
+    assert hinted.group(1) in legal_notations(services, types_pb2.VARIANT_TURKISH)
 
 
 def test_resigning_ends_the_game(bot):
@@ -140,8 +139,89 @@ def test_an_ambiguous_move_is_explained_with_its_candidates(services):
     )
     with pytest.raises(grpc.RpcError) as raised:
         services.rules.ApplyMove(request)
-    explained = explain_refusal(decode_error(raised.value))
-    assert explained in (
-        "That fits several moves; say which: 22x13x6, 22x15x6.",
-        "That fits several moves; say which: 22x15x6, 22x13x6.",
+    # The candidates come in the legal moves' order, which is the same on every run
+    # (docs/architecture.md: move order is deterministic).
+    assert explain_refusal(decode_error(raised.value)) == (
+        "That fits several moves; say which: 22x13x6, 22x15x6."
     )
+
+
+def test_a_server_that_is_not_answering_is_said_so():
+    unreachable = Services.on(open_channel("127.0.0.1:1"))
+    try:
+        reply = ChatBot(unreachable).handle("chat-no-server", "!new italian")
+    finally:
+        unreachable.close()
+    assert reply.text == NOT_ANSWERING
+
+
+def test_a_move_whose_reply_is_late_is_answered_without_it(services, monkeypatch):
+    # The engine thinks for 3 s (its search goes on after the resignation: keep it short); the bot
+    # stops waiting for its reply after 0.1 s.
+    monkeypatch.setattr(hosted_game, "ENGINE_REPLY_DEADLINE_SECONDS", 0.1)
+    games = ChatGames()
+    slow = ChatBot(services, games=games, engine_limits=search_limits(move_time_ms=3_000))
+    slow.handle("chat-slow", "!new italian")
+    reply = slow.handle("chat-slow", "!move 22-18")
+    assert reply.text == (
+        "You played 22-18. The engine's reply has not come yet: see !board in a moment."
+    )
+    games.get("chat-slow").resign()
+
+
+def test_a_new_game_resigns_the_one_going_on(services):
+    games = ChatGames()
+    bot = ChatBot(services, games=games, engine_limits=search_limits(depth=2))
+    bot.handle("chat-again", "!new italian")
+    first = games.get("chat-again")
+    reply = bot.handle("chat-again", "!new turkish")
+    assert reply.text == (
+        "You resigned your previous game. New turkish game. You play White: your move."
+    )
+    assert first.get().state.status.win_reason == types_pb2.WIN_REASON_RESIGNATION
+    second = games.get("chat-again")
+    # Games are public to read: the chat id (a Telegram user id) is not shown as a name.
+    assert second.get().white.person.display_name == ""
+    # A game that is over already is left as it is.
+    bot.handle("chat-again", "!resign")
+    reply = bot.handle("chat-again", "!new italian")
+    assert reply.text == "New italian game. You play White: your move."
+    assert second.get().state.status.win_reason == types_pb2.WIN_REASON_RESIGNATION
+
+
+class HeldGames(ChatGames):
+    """ChatGames whose first look-up is held until `release` is set: a command caught midway."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held = threading.Event()
+        self.release = threading.Event()
+        self.lookups: list[str] = []
+
+    def get(self, chat_id: str):
+        self.lookups.append(chat_id)
+        if len(self.lookups) == 1:
+            self.held.set()
+            self.release.wait(timeout=60)
+        return super().get(chat_id)
+
+
+def test_a_chats_commands_run_one_at_a_time_while_other_chats_go_on(services):
+    games = HeldGames()
+    bot = ChatBot(services, games=games)
+    replies: list[str] = []
+    first, second = (
+        threading.Thread(target=lambda: replies.append(bot.handle("chat-a", "!board").text))
+        for _ in range(2)
+    )
+    first.start()
+    assert games.held.wait(timeout=60)
+    second.start()
+    # Chat b is served while chat a's first command is held; chat a's second waits for it.
+    assert bot.handle("chat-b", "!board").text == NO_GAME
+    assert games.lookups == ["chat-a", "chat-b"]
+    games.release.set()
+    first.join()
+    second.join()
+    assert games.lookups == ["chat-a", "chat-b", "chat-a"]
+    assert replies == [NO_GAME, NO_GAME]

@@ -7,6 +7,7 @@ from damiera.v1 import game_service_pb2, rules_service_pb2, types_pb2
 from damiera_client.errors import DamieraError, FieldViolation, decode_error
 from damiera_client.hosted_game import HostedGame
 from damiera_client.limits import search_limits
+from shared import ITALIAN_OPENING_MOVES
 
 
 def refusal_of(call) -> DamieraError:
@@ -21,7 +22,7 @@ def test_an_illegal_move_is_refused_with_the_legal_moves(services):
     assert error.code == grpc.StatusCode.INVALID_ARGUMENT
     assert error.reason == "ILLEGAL_MOVE"
     assert error.domain == "damiera.dev"
-    assert error.legal_moves == ["21-17", "22-18", "23-19", "24-20", "21-18", "22-19", "23-20"]
+    assert error.legal_moves == ITALIAN_OPENING_MOVES
     assert [violation.field for violation in error.field_violations] == ["move"]
     assert error.field_violations[0].description.startswith("move: 22-17 is not a legal move here")
 
@@ -70,4 +71,5 @@ def test_an_ambiguous_short_form_lists_the_moves_it_fits(services):
     )
     error = refusal_of(lambda: services.rules.ApplyMove(request))
     assert error.reason == "AMBIGUOUS_MOVE"
-    assert sorted(error.metadata["candidates"].split()) == ["22x13x6", "22x15x6"]
+    # In the legal moves' order, the same on every run (docs/architecture.md).
+    assert error.metadata["candidates"].split() == ["22x13x6", "22x15x6"]

@@ -1,4 +1,4 @@
-"""play_vs_engine.py plays a whole hosted game against the engine, to its end."""
+"""play_vs_engine.py plays a hosted game to its end; the seat token stays out of reprs."""
 
 from damiera.v1 import types_pb2
 from damiera_client.formatting import color_name
@@ -41,4 +41,14 @@ def test_the_engine_moves_first_when_the_person_plays_black(services):
     assert turn.state.ply == 1
     assert [move.color for move in turn.moves] == [types_pb2.COLOR_WHITE]
     assert turn.state.position.side_to_move == types_pb2.COLOR_BLACK
+    game.resign()
+
+
+def test_the_seat_token_stays_out_of_the_games_repr(services):
+    game = HostedGame.create_against_engine(
+        services, types_pb2.VARIANT_ITALIAN, engine=search_limits(depth=1)
+    )
+    assert game.token
+    assert game.token not in repr(game)
+    assert "token=" not in repr(game)
     game.resign()

@@ -1,7 +1,7 @@
-"""with_retries waits as RetryInfo says on RESOURCE_EXHAUSTED and ABORTED; STALE_STATE is final.
+"""with_retries retries by ErrorInfo reason, waiting as RetryInfo says; STALE_STATE is final.
 
 These run offline: the refusals are built here as the server sends them, in the
-grpc-status-details-bin trailer.
+grpc-status-details-bin trailer (or, for grpcio's own failures, without one).
 """
 
 import grpc
@@ -15,9 +15,15 @@ from damiera_client.retries import with_retries
 class Refusal(grpc.RpcError, grpc.Call):
     """A failed call as grpcio raises it, carrying a google.rpc.Status in its trailers."""
 
-    def __init__(self, code: grpc.StatusCode, reason: str, retry_delay_seconds: int | None = None):
+    def __init__(
+        self, code: grpc.StatusCode, reason: str | None, retry_delay_seconds: int | None = None
+    ):
+        """`reason` None: a failure of grpcio's own, with no status details at all."""
         self._code = code
-        self._message = f"refused: {reason}"
+        self._message = f"refused: {reason}" if reason else "failed before the server answered"
+        self._trailers = ()
+        if reason is None:
+            return
         details = [packed(error_details_pb2.ErrorInfo(reason=reason, domain="damiera.dev"))]
         if retry_delay_seconds is not None:
             delay = duration_pb2.Duration(seconds=retry_delay_seconds)
@@ -85,11 +91,28 @@ def test_contended_is_retried_with_a_doubling_delay():
     assert (call.count, waits) == (3, [0.1, 0.2])
 
 
-def test_stale_state_is_raised_at_once():
-    call = failing_then_answering(Refusal(grpc.StatusCode.ABORTED, "STALE_STATE"))
-    with pytest.raises(grpc.RpcError):
+def test_store_unavailable_is_retried_after_the_servers_retry_delay():
+    call = failing_then_answering(Refusal(grpc.StatusCode.UNAVAILABLE, "STORE_UNAVAILABLE", 1))
+    waits = []
+    assert with_retries(call, sleep=waits.append) == "done"
+    assert (call.count, waits) == (2, [1.0])
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        Refusal(grpc.StatusCode.ABORTED, "STALE_STATE"),
+        # grpcio's own "message larger than max": the same code as OVERLOADED, but no reason.
+        Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, None),
+        Refusal(grpc.StatusCode.UNAVAILABLE, None),
+    ],
+    ids=["stale state", "resource exhausted without a reason", "unavailable without a reason"],
+)
+def test_other_refusals_are_raised_at_once(refusal):
+    call = failing_then_answering(refusal)
+    with pytest.raises(grpc.RpcError) as raised:
         with_retries(call, sleep=pytest.fail)
-    assert call.count == 1
+    assert (raised.value, call.count) == (refusal, 1)
 
 
 def test_the_last_refusal_is_raised_when_the_attempts_run_out():

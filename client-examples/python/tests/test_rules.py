@@ -1,9 +1,7 @@
 """RulesService answers exactly: legal moves, moves played, perft counts, pictures of a position."""
 
 from damiera.v1 import rules_service_pb2, types_pb2
-
-ITALIAN_OPENING_MOVES = ["21-17", "22-18", "23-19", "24-20", "21-18", "22-19", "23-20"]
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+from shared import ITALIAN_OPENING_MOVES, PNG_SIGNATURE
 
 
 def legal_moves(services, variant, fen=""):
