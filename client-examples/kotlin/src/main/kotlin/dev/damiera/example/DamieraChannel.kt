@@ -16,8 +16,11 @@ private val API_KEY_HEADER: Metadata.Key<String> = Metadata.Key.of("x-api-key", 
  */
 fun openChannel(config: DamieraConfig): ManagedChannel {
     val builder = ManagedChannelBuilder.forTarget(config.target)
-        // Mobile networks drop idle connections silently; a ping every 30 s (the server's own
-        // keep-alive interval) notices before the next call does.
+        // Mobile networks drop connections silently. While a call is open (an Analyze, a quiet
+        // WatchGame), a connection that has heard nothing for 30 s (the server's own keep-alive
+        // interval) is pinged, and a dead one fails its calls with UNAVAILABLE instead of hanging.
+        // An idle channel is never pinged, which spares the battery: a connection that died while
+        // idle is only found out by the next call, within that call's deadline.
         .keepAliveTime(30, TimeUnit.SECONDS)
         .keepAliveWithoutCalls(false)
     if (config.useTls) builder.useTransportSecurity() else builder.usePlaintext()

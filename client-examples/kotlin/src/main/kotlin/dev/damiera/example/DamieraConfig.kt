@@ -14,6 +14,10 @@ data class DamieraConfig(
     val useTls: Boolean = false,
     val apiKey: String? = null,
 ) {
+    /** Says whether there is an API key, never the key itself: a config may well reach a log. */
+    override fun toString() =
+        "DamieraConfig(target=$target, useTls=$useTls, apiKey=${if (apiKey == null) "none" else "set"})"
+
     companion object {
         /**
          * Reads DAMIERA_ADDR (required), DAMIERA_TLS (`true` for TLS) and DAMIERA_API_KEY.

@@ -8,6 +8,8 @@ import damiera.v1.EngineServiceOuterClass.BestMoveRequest
 import damiera.v1.EngineServiceOuterClass.SearchRequest
 import damiera.v1.EngineServiceOuterClass.SearchResult
 import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.emitAll
+import kotlinx.coroutines.flow.flow
 import kotlin.time.Duration
 
 /** Engine calls. Searches are the server's scarce resource: give each one limits and a deadline. */
@@ -23,9 +25,12 @@ class EngineRepository(private val stub: EngineServiceCoroutineStub) {
 
     /**
      * Streams the search: one iteration per completed depth, then the result as the last element.
-     * Passing the [deadline] ends the stream the same way, with the result found so far. Cancelling
-     * the collecting coroutine (a screen closed) cancels the call and stops the search at once.
+     * Passing the [deadline] ends the stream the same way, with the result found so far. The flow is
+     * cold: each collection (again after `repeatOnLifecycle` restarts it) makes a new call whose
+     * [deadline] counts from that moment. Cancelling the collecting coroutine (a screen closed)
+     * cancels the call and stops the search at once.
      */
-    fun analyze(search: SearchRequest, deadline: Duration): Flow<AnalyzeResponse> =
-        stub.within(deadline).analyze(AnalyzeRequest.newBuilder().setSearch(search).build()).decodingErrors()
+    fun analyze(search: SearchRequest, deadline: Duration): Flow<AnalyzeResponse> = flow {
+        emitAll(stub.within(deadline).analyze(AnalyzeRequest.newBuilder().setSearch(search).build()))
+    }.decodingErrors()
 }

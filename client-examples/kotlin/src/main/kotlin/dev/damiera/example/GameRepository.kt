@@ -30,11 +30,17 @@ class SeatedGame(val name: String, val token: String) {
     override fun toString() = "SeatedGame($name)"
 }
 
-/** Game calls, as an app's data layer makes them; CreateGame and MakeMove are safe to retry. */
+/**
+ * Game calls, as an app's data layer makes them. A call the server refused without doing it
+ * (busy, contended, database away) is made again by [retries]. A caller who lost an answer can
+ * repeat CreateGame and MakeMove safely by sending the same requestId again.
+ */
 class GameRepository(
     private val stub: GameServiceCoroutineStub,
     /** A move is answered once it is stored; a slow database is the usual reason to wait longer. */
     private val timeout: Duration = 10.seconds,
+    /** Each attempt has its own [timeout]; CreateGame and MakeMove send the same requestId each time. */
+    private val retries: RetryPolicy = RetryPolicy(),
 ) {
     /**
      * Creates a game with this client as White, a person named [playerName], and the engine as
@@ -52,7 +58,7 @@ class GameRepository(
             .setBlack(Seat.newBuilder().setEngine(engine))
             .setRequestId(requestId)
             .build()
-        val created = decodingErrors { stub.within(timeout).createGame(request) }
+        val created = unary { it.createGame(request) }
         return SeatedGame(created.game.name, created.whiteToken)
     }
 
@@ -73,18 +79,16 @@ class GameRepository(
             .setExpectedPly(expectedPly)
             .setRequestId(requestId)
             .build()
-        return decodingErrors { stub.within(timeout).makeMove(request, bearer(seat.token)).move }
+        return unary { it.makeMove(request, bearer(seat.token)) }.move
     }
 
     /** The seat resigns: the other seat wins. */
-    suspend fun resign(seat: SeatedGame): Game = decodingErrors {
-        stub.within(timeout).resign(ResignRequest.newBuilder().setName(seat.name).build(), bearer(seat.token)).game
-    }
+    suspend fun resign(seat: SeatedGame): Game =
+        unary { it.resign(ResignRequest.newBuilder().setName(seat.name).build(), bearer(seat.token)) }.game
 
     /** The game as PDN, with its tags and result. */
-    suspend fun exportPdn(name: String): String = decodingErrors {
-        stub.within(timeout).exportPdn(ExportPdnRequest.newBuilder().setName(name).build()).pdn
-    }
+    suspend fun exportPdn(name: String): String =
+        unary { it.exportPdn(ExportPdnRequest.newBuilder().setName(name).build()) }.pdn
 
     /**
      * The raw WatchGame stream: the whole game first, then an update per stored change and a
@@ -111,6 +115,10 @@ class GameRepository(
             emit(next)
         }
     }
+
+    /** One unary call: each attempt with its own deadline, errors decoded, retried by [retries]. */
+    private suspend fun <T> unary(call: suspend (GameServiceCoroutineStub) -> T): T =
+        retrying(retries) { decodingErrors { call(stub.within(timeout)) } }
 
     private fun bearer(token: String) = Metadata().apply { put(AUTHORIZATION_HEADER, "Bearer $token") }
 

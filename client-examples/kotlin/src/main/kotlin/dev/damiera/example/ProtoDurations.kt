@@ -2,11 +2,11 @@
 package dev.damiera.example
 
 import kotlin.time.Duration
-import kotlin.time.toJavaDuration
 import com.google.protobuf.Duration as ProtoDuration
 
-/** This duration as a google.protobuf.Duration (seconds and nanoseconds). */
-fun Duration.toProto(): ProtoDuration {
-    val java = toJavaDuration()
-    return ProtoDuration.newBuilder().setSeconds(java.seconds).setNanos(java.nano).build()
-}
+/**
+ * This duration as a google.protobuf.Duration, normalised as the type requires: whole seconds and
+ * the nanoseconds left over (under a second), both with the duration's sign.
+ */
+fun Duration.toProto(): ProtoDuration =
+    toComponents { seconds, nanoseconds -> ProtoDuration.newBuilder().setSeconds(seconds).setNanos(nanoseconds).build() }

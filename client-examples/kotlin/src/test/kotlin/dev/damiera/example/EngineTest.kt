@@ -6,6 +6,8 @@ import damiera.v1.EngineServiceOuterClass.SearchRequest
 import damiera.v1.EngineServiceOuterClass.StopReason
 import damiera.v1.Types.SearchLimits
 import damiera.v1.Types.Variant
+import kotlinx.coroutines.delay
+import kotlinx.coroutines.flow.last
 import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.Test
@@ -42,5 +44,18 @@ class EngineTest : LiveServerTest() {
         assertEquals(4, result.depth)
         assertEquals(StopReason.STOP_REASON_LIMIT, result.stopReason)
         assertEquals(updates[3].iteration.pvList.first().notation, result.bestMove.notation)
+    }
+
+    @Test
+    fun `Analyze's deadline counts from when the flow is collected, not from when it is made`() = runBlocking {
+        val deadline = 3.seconds
+        val analysis = client.engine.analyze(italianStart(SearchLimits.newBuilder().setDepth(1)), deadline)
+        // Past the deadline as it would have been had it started with the flow: the call must still succeed.
+        delay(deadline + 1.seconds)
+        repeat(2) {
+            val last = analysis.last()
+            assertEquals(UpdateCase.RESULT, last.updateCase)
+            assertTrue(last.result.hasBestMove(), "no best move in $last")
+        }
     }
 }

@@ -1,4 +1,4 @@
-// Hosted games against the engine: WatchGame's events in order, and a whole game played to its end.
+// Hosted games against the engine: WatchGame's events, a move resent with its requestId, a whole game.
 package dev.damiera.example
 
 import damiera.v1.GameServiceOuterClass.Game
@@ -13,6 +13,7 @@ import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
 import org.junit.jupiter.api.Test
+import java.util.UUID
 import kotlin.test.assertEquals
 import kotlin.test.assertTrue
 import kotlin.time.Duration.Companion.seconds
@@ -70,6 +71,17 @@ class HostedGameTest : LiveServerTest() {
         }
         assertEquals(game.state.position.fen, replayed)
         assertTrue("[Result \"0-1\"]" in client.games.exportPdn(game.name))
+    }
+
+    @Test
+    fun `a move sent again with its requestId answers the stored move, not a second one`() = runBlocking {
+        val seat = client.games.createAgainstEngine(Variant.VARIANT_ITALIAN, "retrying", quickEngine)
+        val requestId = UUID.randomUUID().toString()
+        val first = client.games.makeMove(seat, "22-18", expectedPly = 0, requestId = requestId)
+        val again = client.games.makeMove(seat, "22-18", expectedPly = 0, requestId = requestId)
+        assertEquals(0 to "22-18", first.ply to first.notation)
+        assertEquals(first.ply to first.notation, again.ply to again.notation)
+        assertEquals(1, client.games.resign(seat).movesList.count { it.color == Color.COLOR_WHITE })
     }
 
     private fun WatchGameResponse.stateOrNull() = when (eventCase) {

@@ -5,7 +5,6 @@ import damiera.v1.GameServiceOuterClass.EngineSeat
 import damiera.v1.Types.SearchLimits
 import org.junit.jupiter.api.AfterAll
 import org.junit.jupiter.api.TestInstance
-import kotlin.time.Duration.Companion.milliseconds
 
 /**
  * Tests talk to a real server: `client-examples/run-tests kotlin` starts one, or export
@@ -15,10 +14,13 @@ import kotlin.time.Duration.Companion.milliseconds
 abstract class LiveServerTest {
     protected val client = DamieraClient(DamieraConfig.fromEnvironment())
 
-    /** The engine seat of the tests' games: full strength, but a tenth of a second a move. */
+    /**
+     * The engine seat of the tests' games: full strength, four plies a move. A depth limit, not a
+     * move time, so the engine plays the same moves however busy the machine is.
+     */
     protected val quickEngine: EngineSeat = EngineSeat.newBuilder()
         .setLevel(20)
-        .setLimits(SearchLimits.newBuilder().setMoveTime(100.milliseconds.toProto()))
+        .setLimits(SearchLimits.newBuilder().setDepth(4))
         .build()
 
     @AfterAll

@@ -1,0 +1,45 @@
+// Retries of a refused call, decided by the ErrorInfo reason: only the reasons that say nothing was done.
+package dev.damiera.example
+
+import kotlinx.coroutines.delay
+import kotlin.time.Duration
+import kotlin.time.Duration.Companion.milliseconds
+import kotlin.time.toKotlinDuration
+
+/**
+ * How hard to try: [attempts] calls in all, the first included. Between two, the server's
+ * `RetryInfo` delay when it gives one, else [backoff], doubled after each retry.
+ */
+data class RetryPolicy(val attempts: Int = 3, val backoff: Duration = 200.milliseconds) {
+    init {
+        require(attempts >= 1) { "attempts must be at least 1, not $attempts" }
+    }
+}
+
+/**
+ * The reasons with which the server refuses a call without doing any of it, and the same call may
+ * succeed a moment later: busy (OVERLOADED, RATE_LIMITED), a game changing too fast to apply the
+ * call (CONTENDED), the database out of reach (STORE_UNAVAILABLE). STALE_STATE is not one of them:
+ * the game moved on, so the caller reads it again and decides anew rather than resending.
+ */
+private val RETRYABLE_REASONS = setOf("OVERLOADED", "RATE_LIMITED", "CONTENDED", "STORE_UNAVAILABLE")
+
+/**
+ * Makes [call] until it succeeds, fails for a reason other than the ones above, or has been made
+ * [RetryPolicy.attempts] times; the last failure reaches the caller. A failure without an answer
+ * (UNAVAILABLE, DEADLINE_EXCEEDED) is not retried here: the server may have done the call, and only
+ * a request id sent again makes repeating it safe, which the caller decides.
+ */
+internal suspend fun <T> retrying(policy: RetryPolicy, call: suspend () -> T): T {
+    var backoff = policy.backoff
+    repeat(policy.attempts - 1) {
+        try {
+            return call()
+        } catch (failure: DamieraException) {
+            if (failure.reason !in RETRYABLE_REASONS) throw failure
+            delay(failure.retryDelay?.toKotlinDuration() ?: backoff)
+            backoff *= 2
+        }
+    }
+    return call()
+}
