@@ -8,7 +8,7 @@ use std::thread;
 use std::time::Duration;
 
 use damiera_engine::search::{
-    search, search_with, Iteration, Limits, Options, Score, SearchResult, TranspositionTable,
+    search, search_with, Iteration, Limits, Options, Score, SearchResult, Techniques, TranspositionTable,
 };
 use damiera_engine::{fen, notation, Position, Variant};
 
@@ -142,6 +142,30 @@ fn threads_never_return_an_illegal_move() {
             assert_eq!(result.pv.first().copied(), result.best_move, "{}", position.to_fen());
         }
     }
+}
+
+/// Each technique a match can switch off really is switched off: the same deterministic search
+/// visits another number of nodes without it, and both searches still find the forced win.
+#[test]
+fn switching_a_technique_off_changes_the_search() {
+    let nodes_with = |techniques: Techniques| {
+        let options = Options { techniques, ..Options::default() };
+        let position = Position::start(Variant::Italian);
+        let table = TranspositionTable::new(4);
+        search_with(&position, &[], &Limits::depth(9), &options, &table, &AtomicBool::new(false), |_| {}).nodes
+    };
+    let all = nodes_with(Techniques::default());
+    let without_lmr = nodes_with(Techniques { late_move_reductions: false, ..Techniques::default() });
+    let without_aspiration = nodes_with(Techniques { aspiration_windows: false, ..Techniques::default() });
+    assert!(without_lmr > all, "late-move reductions save nodes: {without_lmr} without, {all} with");
+    assert_ne!(without_aspiration, all, "aspiration windows change the search");
+
+    let off = Techniques { late_move_reductions: false, aspiration_windows: false };
+    let options = Options { techniques: off, ..Options::default() };
+    let position = fen::parse(Variant::Italian, "W:W22,29:B18,10,4").unwrap();
+    let table = TranspositionTable::new(1);
+    let result = search_with(&position, &[], &Limits::depth(6), &options, &table, &AtomicBool::new(false), |_| {});
+    assert_eq!(written(Variant::Italian, &result), "22x13x6");
 }
 
 #[test]

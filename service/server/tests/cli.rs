@@ -199,6 +199,7 @@ const BAD_INPUT: [&[&str]; 24] = [
     &["match", "--variant", "italian", "--games", "2", "--tc", "fast"],
     &["match", "--variant", "italian", "--games", "2", "--a", "level=25"],
     &["match", "--variant", "italian", "--games", "2", "--b", "speed=3"],
+    &["match", "--variant", "italian", "--games", "2", "--b", "lmr=maybe"],
     &["match", "--variant", "italian", "--games", "2", "--openings", "/nonexistent/openings.txt"],
     &["moves", "--variant", "italian", "--fen", "W:W2\n1\r:B1"],
     &["moves", "--variant", "italian", "--fen"],
