@@ -181,7 +181,7 @@ fn moves_json_marks_a_promotion_and_quiet_moves() {
 }
 
 /// Each of these is bad input: exit status 2, one line on stderr, nothing on stdout.
-const BAD_INPUT: [&[&str]; 24] = [
+const BAD_INPUT: [&[&str]; 25] = [
     &["perft", "--variant", "chess", "--depth", "2"],
     &["perft", "--variant", "italian", "--depth", "0"],
     &["perft", "--variant", "italian", "--depth", "21"],
