@@ -219,11 +219,7 @@ impl<'a> Searcher<'a> {
     fn aspiration(&mut self, root: &Position, depth: i32, previous: i32) -> i32 {
         let mut delta = 40;
         let windowed = self.techniques.aspiration_windows && depth >= 4 && previous.abs() < DECIDED;
-        let (mut alpha, mut beta) = if windowed {
-            (previous - delta, previous + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
+        let (mut alpha, mut beta) = if windowed { (previous - delta, previous + delta) } else { (-INFINITY, INFINITY) };
         loop {
             let score = self.negamax(root, depth, alpha, beta, 0);
             if self.aborted {
@@ -378,8 +374,7 @@ impl<'a> Searcher<'a> {
         if n == 0 {
             return -self.negamax(child, next, -beta, -alpha, ply + 1);
         }
-        let late_quiet =
-            self.techniques.late_move_reductions && !forced && !mv.promotes() && depth >= 3 && n >= 3;
+        let late_quiet = self.techniques.late_move_reductions && !forced && !mv.promotes() && depth >= 3 && n >= 3;
         let reduction = if late_quiet { 1 + i32::from(n >= 8 && depth >= 6) } else { 0 };
         let mut score = -self.negamax(child, next - reduction, -alpha - 1, -alpha, ply + 1);
         if score > alpha && reduction > 0 {

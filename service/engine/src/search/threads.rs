@@ -88,7 +88,8 @@ pub fn search_with(
         for helper in 1..options.threads.max(1) {
             let (helpers_stop, nodes) = (&helpers_stop, &nodes);
             scope.spawn(move || {
-                let mut searcher = Searcher::new(table, helpers_stop, time, u64::MAX, Some(nodes)).with_options(options);
+                let mut searcher =
+                    Searcher::new(table, helpers_stop, time, u64::MAX, Some(nodes)).with_options(options);
                 iterate(&mut searcher, position, history, &limits, 1, 1 + helper as u32 % 2, |_| {});
             });
         }
