@@ -8,7 +8,7 @@ use std::thread;
 use std::time::Duration;
 
 use damiera_engine::search::{
-    search, search_with, Iteration, Limits, Options, Score, SearchResult, TranspositionTable,
+    search, search_with, Iteration, Limits, Options, Score, SearchResult, Techniques, TranspositionTable,
 };
 use damiera_engine::{fen, notation, Position, Variant};
 
@@ -142,6 +142,34 @@ fn threads_never_return_an_illegal_move() {
             assert_eq!(result.pv.first().copied(), result.best_move, "{}", position.to_fen());
         }
     }
+}
+
+/// Each technique a match can switch off really is switched off: the same deterministic search
+/// visits another number of nodes without it, and a search without either still finds the forced
+/// win. (From the Italian start the scores stay inside the aspiration window, so the windows show
+/// only in the Turkish search.)
+#[test]
+fn switching_a_technique_off_changes_the_search() {
+    let nodes = |variant: Variant, techniques: Techniques| {
+        let options = Options { techniques, ..Options::default() };
+        let position = Position::start(variant);
+        let table = TranspositionTable::new(4);
+        search_with(&position, &[], &Limits::depth(9), &options, &table, &AtomicBool::new(false), |_| {}).nodes
+    };
+    let all = Techniques::default();
+    let without_lmr = Techniques { late_move_reductions: false, ..all };
+    let without_aspiration = Techniques { aspiration_windows: false, ..all };
+    assert_eq!(nodes(Variant::Italian, all), 9240);
+    assert_eq!(nodes(Variant::Italian, without_lmr), 15404);
+    assert_eq!(nodes(Variant::Turkish, all), 57383);
+    assert_eq!(nodes(Variant::Turkish, without_aspiration), 42128);
+
+    let off = Techniques { late_move_reductions: false, aspiration_windows: false };
+    let options = Options { techniques: off, ..Options::default() };
+    let position = fen::parse(Variant::Italian, "W:W22,29:B18,10,4").unwrap();
+    let table = TranspositionTable::new(1);
+    let result = search_with(&position, &[], &Limits::depth(6), &options, &table, &AtomicBool::new(false), |_| {});
+    assert_eq!(written(Variant::Italian, &result), "22x13x6");
 }
 
 #[test]

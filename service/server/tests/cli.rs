@@ -181,7 +181,7 @@ fn moves_json_marks_a_promotion_and_quiet_moves() {
 }
 
 /// Each of these is bad input: exit status 2, one line on stderr, nothing on stdout.
-const BAD_INPUT: [&[&str]; 24] = [
+const BAD_INPUT: [&[&str]; 25] = [
     &["perft", "--variant", "chess", "--depth", "2"],
     &["perft", "--variant", "italian", "--depth", "0"],
     &["perft", "--variant", "italian", "--depth", "21"],
@@ -199,6 +199,7 @@ const BAD_INPUT: [&[&str]; 24] = [
     &["match", "--variant", "italian", "--games", "2", "--tc", "fast"],
     &["match", "--variant", "italian", "--games", "2", "--a", "level=25"],
     &["match", "--variant", "italian", "--games", "2", "--b", "speed=3"],
+    &["match", "--variant", "italian", "--games", "2", "--b", "lmr=maybe"],
     &["match", "--variant", "italian", "--games", "2", "--openings", "/nonexistent/openings.txt"],
     &["moves", "--variant", "italian", "--fen", "W:W2\n1\r:B1"],
     &["moves", "--variant", "italian", "--fen"],

@@ -12,7 +12,7 @@ use std::time::Instant;
 use super::eval::{evaluate_with, Evaluation};
 use super::time::TimeControl;
 use super::tt::{Bound, TranspositionTable};
-use super::{Iteration, Limits, Line, Score, SearchResult};
+use super::{Iteration, Limits, Line, Options, Score, SearchResult, Techniques};
 use crate::{movegen, Color, Move, Outcome, Position, Square};
 
 /// Beyond every score.
@@ -143,6 +143,8 @@ pub(super) struct Searcher<'a> {
     published: u64,
     /// How positions at the horizon are valued.
     evaluation: Evaluation,
+    /// Which of the switchable techniques are in use.
+    techniques: Techniques,
 }
 
 impl<'a> Searcher<'a> {
@@ -170,12 +172,14 @@ impl<'a> Searcher<'a> {
             shared_nodes,
             published: 0,
             evaluation: Evaluation::Full,
+            techniques: Techniques::default(),
         }
     }
 
-    /// The same searcher, valuing positions with `evaluation`.
-    pub(super) fn with_evaluation(mut self, evaluation: Evaluation) -> Searcher<'a> {
-        self.evaluation = evaluation;
+    /// The same searcher, with the evaluation and the techniques of `options`.
+    pub(super) fn with_options(mut self, options: &Options) -> Searcher<'a> {
+        self.evaluation = options.evaluation;
+        self.techniques = options.techniques;
         self
     }
 
@@ -214,11 +218,8 @@ impl<'a> Searcher<'a> {
     /// until the score falls inside.
     fn aspiration(&mut self, root: &Position, depth: i32, previous: i32) -> i32 {
         let mut delta = 40;
-        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < DECIDED {
-            (previous - delta, previous + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
+        let windowed = self.techniques.aspiration_windows && depth >= 4 && previous.abs() < DECIDED;
+        let (mut alpha, mut beta) = if windowed { (previous - delta, previous + delta) } else { (-INFINITY, INFINITY) };
         loop {
             let score = self.negamax(root, depth, alpha, beta, 0);
             if self.aborted {
@@ -373,7 +374,7 @@ impl<'a> Searcher<'a> {
         if n == 0 {
             return -self.negamax(child, next, -beta, -alpha, ply + 1);
         }
-        let late_quiet = !forced && !mv.promotes() && depth >= 3 && n >= 3;
+        let late_quiet = self.techniques.late_move_reductions && !forced && !mv.promotes() && depth >= 3 && n >= 3;
         let reduction = if late_quiet { 1 + i32::from(n >= 8 && depth >= 6) } else { 0 };
         let mut score = -self.negamax(child, next - reduction, -alpha - 1, -alpha, ply + 1);
         if score > alpha && reduction > 0 {

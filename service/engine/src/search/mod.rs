@@ -30,7 +30,7 @@ use std::time::Duration;
 
 pub use alphabeta::search;
 pub use eval::{evaluate, evaluate_with, evaluate_with_weights, Evaluation, Weights};
-pub use threads::{search_with, Options};
+pub use threads::{search_with, Options, Techniques};
 pub use tt::{Bound, Entry, TranspositionTable};
 
 use crate::Move;

@@ -29,11 +29,38 @@ pub struct Options {
     pub seed: u64,
     /// How positions are valued: the full evaluation, or material alone as a baseline.
     pub evaluation: Evaluation,
+    /// The techniques in use: all of them, but for matches that measure what one is worth.
+    pub techniques: Techniques,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { threads: 1, multipv: 1, level: FULL_STRENGTH, seed: 0, evaluation: Evaluation::Full }
+        Options {
+            threads: 1,
+            multipv: 1,
+            level: FULL_STRENGTH,
+            seed: 0,
+            evaluation: Evaluation::Full,
+            techniques: Techniques::default(),
+        }
+    }
+}
+
+/// The search techniques that can be switched off, so that a match can measure each one against
+/// its absence (`damiera match --b "lmr=off"`). On by default; nothing but such matches turns
+/// them off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Late-move reductions: late quiet moves are searched a ply or two shallower first.
+    pub late_move_reductions: bool,
+    /// Aspiration windows: from depth 4, the root is searched in a narrow window around the
+    /// previous iteration's score, widened when the score falls outside.
+    pub aspiration_windows: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Techniques {
+        Techniques { late_move_reductions: true, aspiration_windows: true }
     }
 }
 
@@ -62,12 +89,12 @@ pub fn search_with(
             let (helpers_stop, nodes) = (&helpers_stop, &nodes);
             scope.spawn(move || {
                 let mut searcher =
-                    Searcher::new(table, helpers_stop, time, u64::MAX, Some(nodes)).with_evaluation(options.evaluation);
+                    Searcher::new(table, helpers_stop, time, u64::MAX, Some(nodes)).with_options(options);
                 iterate(&mut searcher, position, history, &limits, 1, 1 + helper as u32 % 2, |_| {});
             });
         }
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let mut main = Searcher::new(table, stop, time, node_limit, Some(&nodes)).with_evaluation(options.evaluation);
+        let mut main = Searcher::new(table, stop, time, node_limit, Some(&nodes)).with_options(options);
         let result = iterate(&mut main, position, history, &limits, lines, 1, report);
         helpers_stop.store(true, Ordering::Relaxed);
         result

@@ -2,8 +2,10 @@
 //! prints wins, draws and losses, the score and the Elo difference with its 95% interval.
 //!
 //! An engine is described as `key=value` pairs: `level=12,depth=6`, `nodes=20000`,
-//! `movetime=100`, `threads=1`, `hash=16`, and `eval=material` for the material-only baseline. Games run `--concurrency` at a time; a game that runs
-//! past the ply limit is adjudicated a draw, and one whose engine overstepped its clock is lost.
+//! `movetime=100`, `threads=1`, `hash=16`, `eval=material` for the material-only baseline, and
+//! `lmr=off` or `aspiration=off` to measure a technique against its absence. Games run
+//! `--concurrency` at a time; a game that runs past the ply limit is adjudicated a draw, and one
+//! whose engine overstepped its clock is lost.
 
 use std::io::{IsTerminal, Write};
 use std::str::FromStr;
@@ -107,6 +109,11 @@ impl FromStr for EngineSpec {
                 Ok(n) if (1..=max).contains(&n) => Ok(n),
                 _ => Err(format!("{key}={value}: expected a number from 1 to {max}")),
             };
+            let switch = || match value {
+                "on" => Ok(true),
+                "off" => Ok(false),
+                _ => Err(format!("{key}={value}: expected on or off")),
+            };
             match key {
                 "level" => spec.options.level = number(20)? as u8,
                 "threads" => spec.options.threads = number(256)? as usize,
@@ -121,9 +128,11 @@ impl FromStr for EngineSpec {
                         _ => return Err(format!("eval={value}: expected full or material")),
                     }
                 }
+                "lmr" => spec.options.techniques.late_move_reductions = switch()?,
+                "aspiration" => spec.options.techniques.aspiration_windows = switch()?,
                 _ => {
                     return Err(format!(
-                        "unknown engine setting '{key}' (level, threads, depth, nodes, movetime, hash, eval)"
+                        "unknown engine setting '{key}' (level, threads, depth, nodes, movetime, hash, eval, lmr, aspiration)"
                     ))
                 }
             }
