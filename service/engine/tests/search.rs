@@ -127,14 +127,26 @@ fn sample_positions(variant: Variant, count: usize) -> Vec<Position> {
     positions.positions.into_iter().filter(|p| !p.legal_moves().is_empty()).collect()
 }
 
+/// Two threads: the answer is legal, no deeper than the limit, and the last reported iteration,
+/// whichever thread completed it.
 #[test]
 fn threads_never_return_an_illegal_move() {
     let options = Options { threads: 2, ..Options::default() };
     for variant in Variant::ALL {
         for position in sample_positions(variant, 40) {
             let table = TranspositionTable::new(2);
+            let mut last_report = None;
             let result =
-                search_with(&position, &[], &Limits::depth(5), &options, &table, &AtomicBool::new(false), |_| {});
+                search_with(&position, &[], &Limits::depth(5), &options, &table, &AtomicBool::new(false), |it| {
+                    last_report = Some(it.clone());
+                });
+            let last_report = last_report.expect("at least one iteration reported");
+            assert_eq!(
+                (result.depth, &result.pv),
+                (last_report.depth, &last_report.pv),
+                "the last report is the answer"
+            );
+            assert!(result.depth <= 5);
             let mut walk = position;
             for mv in &result.pv {
                 walk = walk.play(mv).unwrap_or_else(|_| panic!("{variant} {}: PV move {mv:?}", position.to_fen()));

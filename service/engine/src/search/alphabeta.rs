@@ -115,6 +115,8 @@ pub(super) struct Searcher<'a> {
     table: &'a TranspositionTable,
     /// Set by another thread to stop at once.
     stop: &'a AtomicBool,
+    /// Set when another thread of the same search has answered it: stops this one too.
+    answered: Option<&'a AtomicBool>,
     /// The deadlines.
     time: TimeControl,
     /// The most nodes to visit.
@@ -158,6 +160,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             table,
             stop,
+            answered: None,
             time,
             node_limit,
             nodes: 0,
@@ -180,6 +183,12 @@ impl<'a> Searcher<'a> {
     pub(super) fn with_options(mut self, options: &Options) -> Searcher<'a> {
         self.evaluation = options.evaluation;
         self.techniques = options.techniques;
+        self
+    }
+
+    /// The same searcher, also stopped when `answered` is set.
+    pub(super) fn stopped_when(mut self, answered: &'a AtomicBool) -> Searcher<'a> {
+        self.answered = Some(answered);
         self
     }
 
@@ -245,7 +254,9 @@ impl<'a> Searcher<'a> {
                 shared.fetch_add(self.nodes - self.published, Ordering::Relaxed);
                 self.published = self.nodes;
             }
-            return self.stop.load(Ordering::Relaxed) || self.time.out_of_time(Instant::now());
+            return self.stop.load(Ordering::Relaxed)
+                || self.answered.is_some_and(|answered| answered.load(Ordering::Relaxed))
+                || self.time.out_of_time(Instant::now());
         }
         false
     }

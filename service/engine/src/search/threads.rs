@@ -3,10 +3,12 @@
 //!
 //! Lazy SMP: helper threads run the same iterative deepening on the shared transposition table,
 //! every other one a ply deeper, and the main thread's search profits from what they store. The
-//! main thread reports and answers; the helpers stop when it does. With more than one thread the
-//! search is no longer deterministic.
+//! main thread reports; the search answers with the deepest iteration any thread completed (a
+//! helper's only when one line is asked for), and it ends when the main thread returns or a helper
+//! completes the depth limit. With more than one thread the search is no longer deterministic.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use super::alphabeta::{iterate, Searcher};
@@ -72,7 +74,7 @@ pub fn search_with(
     options: &Options,
     table: &TranspositionTable,
     stop: &AtomicBool,
-    report: impl FnMut(&Iteration),
+    mut report: impl FnMut(&Iteration),
 ) -> SearchResult {
     let level = options.level.clamp(1, FULL_STRENGTH);
     let mut limits = *limits;
@@ -82,23 +84,51 @@ pub fn search_with(
     let lines = if level < FULL_STRENGTH { options.multipv.max(CANDIDATES) } else { options.multipv.max(1) };
     table.new_search();
     let time = TimeControl::new(&limits, Instant::now());
-    let helpers_stop = AtomicBool::new(false);
+    // Set when the search has its answer: the main thread returned, or a helper completed the
+    // depth limit. Every thread stops then.
+    let answered = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
+    // The deepest iteration a helper completed. Helpers search one line, so only a one-line
+    // search can take a helper's answer.
+    let deepest: Mutex<Option<Iteration>> = Mutex::new(None);
+    let one_line = lines == 1;
     let mut result = std::thread::scope(|scope| {
         for helper in 1..options.threads.max(1) {
-            let (helpers_stop, nodes) = (&helpers_stop, &nodes);
+            let (answered, nodes, deepest) = (&answered, &nodes, &deepest);
             scope.spawn(move || {
-                let mut searcher =
-                    Searcher::new(table, helpers_stop, time, u64::MAX, Some(nodes)).with_options(options);
-                iterate(&mut searcher, position, history, &limits, 1, 1 + helper as u32 % 2, |_| {});
+                let mut searcher = Searcher::new(table, answered, time, u64::MAX, Some(nodes)).with_options(options);
+                let first_depth = 1 + helper as u32 % 2;
+                let done = iterate(&mut searcher, position, history, &limits, 1, first_depth, |iteration| {
+                    let mut deepest = deepest.lock().unwrap_or_else(PoisonError::into_inner);
+                    if deepest.as_ref().is_none_or(|known| iteration.depth > known.depth) {
+                        *deepest = Some(iteration.clone());
+                    }
+                });
+                if one_line && limits.depth.is_some_and(|limit| done.depth >= limit) {
+                    answered.store(true, Ordering::Relaxed);
+                }
             });
         }
         let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let mut main = Searcher::new(table, stop, time, node_limit, Some(&nodes)).with_options(options);
-        let result = iterate(&mut main, position, history, &limits, lines, 1, report);
-        helpers_stop.store(true, Ordering::Relaxed);
+        let mut main =
+            Searcher::new(table, stop, time, node_limit, Some(&nodes)).with_options(options).stopped_when(&answered);
+        let result = iterate(&mut main, position, history, &limits, lines, 1, &mut report);
+        answered.store(true, Ordering::Relaxed);
         result
     });
+    let helpers_best = deepest.into_inner().unwrap_or_else(PoisonError::into_inner);
+    if let Some(mut iteration) = helpers_best.filter(|iteration| one_line && iteration.depth > result.depth) {
+        // A helper saw deeper than the main thread: its line is the answer.
+        iteration.nodes = result.nodes;
+        iteration.elapsed = result.elapsed;
+        iteration.nps = (result.nodes as f64 / result.elapsed.as_secs_f64().max(1e-9)) as u64;
+        report(&iteration);
+        result.best_move = iteration.pv.first().copied().or(result.best_move);
+        result.score = iteration.score;
+        result.depth = iteration.depth;
+        result.pv = iteration.pv;
+        result.lines = iteration.lines;
+    }
     if level < FULL_STRENGTH && !result.lines.is_empty() {
         let chosen = skill::choose(&result.lines, level, options.seed ^ position.hash());
         let line = result.lines[chosen].clone();
