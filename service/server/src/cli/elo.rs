@@ -1,7 +1,9 @@
 //! Match statistics: the score and the Elo difference it implies, with a 95% confidence interval.
 //!
 //! The interval comes from the standard error of the per-game scores (1, ½ or 0), turned into Elo
-//! at both ends; a score of 0% or 100% has no finite Elo and says so.
+//! at both ends. When every game ended alike (a clean sweep, say) that error is zero and says
+//! nothing, so the interval is then Wilson's for a proportion: 200 wins out of 200 put the low end
+//! at +686.6 Elo, not at infinity. A score of 0% or 100% itself has no finite Elo and says so.
 
 use std::fmt;
 
@@ -50,9 +52,25 @@ impl Tally {
         let score = self.score();
         let mean_square = (f64::from(self.wins) + 0.25 * f64::from(self.draws)) / n;
         let deviation = (mean_square - score * score).max(0.0).sqrt();
-        let margin = 1.96 * deviation / n.sqrt();
-        (elo_of(score), elo_of(score - margin), elo_of(score + margin))
+        let (low, high) = if deviation > 0.0 {
+            let margin = Z95 * deviation / n.sqrt();
+            (score - margin, score + margin)
+        } else {
+            wilson(score, n)
+        };
+        (elo_of(score), elo_of(low), elo_of(high))
     }
+}
+
+/// The normal quantile of a two-sided 95% interval.
+const Z95: f64 = 1.96;
+
+/// Wilson's 95% interval for a proportion `p` observed in `n` trials: finite at 0 and 1.
+fn wilson(p: f64, n: f64) -> (f64, f64) {
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    (centre - half, centre + half)
 }
 
 fn elo_of(score: f64) -> Elo {
@@ -83,8 +101,18 @@ mod tests {
         // 75% is +190.8 Elo; a clean sweep is infinite.
         let (elo, ..) = Tally { wins: 75, draws: 0, losses: 25 }.elo();
         assert_eq!(format!("{elo}"), "+190.8");
-        let (elo, low, _) = Tally { wins: 10, draws: 0, losses: 0 }.elo();
-        assert_eq!((format!("{elo}"), low.0.is_infinite()), ("+inf".to_string(), true));
+        let (elo, low, high) = Tally { wins: 10, draws: 0, losses: 0 }.elo();
+        assert_eq!([elo, low, high].map(|e| e.to_string()), ["+inf", "+166.2", "+inf"]);
         assert_eq!(Tally { wins: 1, draws: 2, losses: 1 }.score(), 0.5);
+    }
+
+    #[test]
+    fn games_that_all_ended_alike_still_have_an_interval() {
+        let (_, low, _) = Tally { wins: 200, draws: 0, losses: 0 }.elo();
+        assert_eq!(low.to_string(), "+686.6");
+        let (_, _, high) = Tally { wins: 0, draws: 0, losses: 200 }.elo();
+        assert_eq!(high.to_string(), "-686.6");
+        let (elo, low, high) = Tally { wins: 0, draws: 100, losses: 0 }.elo();
+        assert_eq!([elo, low, high].map(|e| e.to_string()), ["+0.0", "-67.7", "+67.7"]);
     }
 }
