@@ -11,9 +11,9 @@
 //!    new weights play better; the new weights are printed as Rust to paste into
 //!    `src/search/eval.rs`.
 //!
-//! The validation plays at the self-play depth unless `--movetime MS` gives both sides a fixed
+//! The validation plays at the self-play depth unless `--move-time MS` gives both sides a fixed
 //! time a move instead. A depth-limited match can flatter weights that only suit that depth, and
-//! the project shows strength at a fixed time a move, so a set is adopted on a `--movetime` match.
+//! the project shows strength at a fixed time a move, so a set is adopted on a `--move-time` match.
 //! `--candidate` skips steps 1 to 3 and validates a set already found: the 15 numbers of
 //! `Weights::tunable` (king, advance by rank 0 to 9, back rank, centre, king mobility, runaway),
 //! against the current weights or against `--baseline`, another 15.
@@ -24,7 +24,7 @@
 //! # tune, and validate at the self-play depth
 //! cargo run --release -p damiera-engine --example tune -- --variant italian [--depth 4] [--rounds 2]
 //! # validate a candidate from a tuning log at 20 ms a move
-//! cargo run --release -p damiera-engine --example tune -- --variant turkish --movetime 20 \
+//! cargo run --release -p damiera-engine --example tune -- --variant turkish --move-time 20 \
 //!     --candidate "936,0,50,42,43,94,-42,171,0,0,0,4,-17,-139,171"
 //! ```
 
@@ -40,17 +40,17 @@ use damiera_engine::{Color, Game, Outcome, Position, Variant};
 /// A game longer than this is called a draw.
 const MAX_PLIES: usize = 300;
 
-const USAGE: &str = "--variant V [--depth N] [--rounds N] [--movetime MS] [--candidate LIST] [--baseline LIST]";
+const USAGE: &str = "--variant V [--depth N] [--rounds N] [--move-time MS] [--candidate LIST] [--baseline LIST]";
 
 struct Settings {
     /// The variant whose weights are tuned.
     variant: Variant,
-    /// The self-play search depth, and the validation's unless `movetime` is set.
+    /// The self-play search depth, and the validation's unless `move_time` is set.
     depth: u32,
     /// Self-play games per opening and colour.
     rounds: u64,
     /// A fixed time a move for the validation match, instead of `depth`.
-    movetime: Option<Duration>,
+    move_time: Option<Duration>,
     /// Weights to validate without tuning, in `Weights::tunable` order.
     candidate: Option<Vec<i32>>,
     /// The weights to beat and to start tuning from, if not the engine's current ones.
@@ -59,7 +59,7 @@ struct Settings {
 
 fn settings() -> Settings {
     let mut settings =
-        Settings { variant: Variant::Italian, depth: 4, rounds: 2, movetime: None, candidate: None, baseline: None };
+        Settings { variant: Variant::Italian, depth: 4, rounds: 2, move_time: None, candidate: None, baseline: None };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
         let value = pair.get(1).map(String::as_str).unwrap_or_default();
@@ -67,7 +67,7 @@ fn settings() -> Settings {
             "--variant" => settings.variant = value.parse().expect("--variant italian|triestina|turkish"),
             "--depth" => settings.depth = value.parse().expect("--depth N"),
             "--rounds" => settings.rounds = value.parse().expect("--rounds N"),
-            "--movetime" => settings.movetime = Some(Duration::from_millis(value.parse().expect("--movetime MS"))),
+            "--move-time" => settings.move_time = Some(Duration::from_millis(value.parse().expect("--move-time MS"))),
             "--candidate" => settings.candidate = Some(weight_list(value)),
             "--baseline" => settings.baseline = Some(weight_list(value)),
             other => panic!("unknown argument {other}: {USAGE}"),
@@ -229,7 +229,7 @@ fn summary(results: &[f64]) -> String {
 }
 
 fn main() {
-    let Settings { variant, depth, rounds, movetime, candidate, baseline } = settings();
+    let Settings { variant, depth, rounds, move_time, candidate, baseline } = settings();
     let lines = openings(variant);
     let current = Weights::of(variant);
     let old = baseline.map_or(current, |list| current.with_tunable(&list));
@@ -238,8 +238,8 @@ fn main() {
         None => tune(variant, &lines, depth, rounds, old),
     };
 
-    let (limits, condition) = match movetime {
-        Some(time) => (Limits::movetime(time), format!("{} ms a move", time.as_millis())),
+    let (limits, condition) = match move_time {
+        Some(time) => (Limits::move_time(time), format!("{} ms a move", time.as_millis())),
         None => (Limits::depth(depth), format!("depth {depth}")),
     };
     eprintln!("validation: {} openings x 2 colours at {condition}", lines.len());

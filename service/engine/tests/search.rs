@@ -110,7 +110,7 @@ fn iterations_report_every_depth_in_order() {
     assert!(reports.windows(2).all(|w| w[0].nodes <= w[1].nodes));
     let last = reports.last().unwrap();
     assert_eq!((last.pv.first().copied(), last.nodes, &last.pv), (result.best_move, result.nodes, &result.pv));
-    assert!(last.seldepth >= last.depth);
+    assert!(last.selective_depth >= last.depth);
     // The principal variation is a legal line.
     let mut walk = position;
     for mv in &last.pv {

@@ -85,7 +85,7 @@ pub(super) fn iterate(
         let nodes = searcher.total_nodes();
         let iteration = Iteration {
             depth,
-            seldepth: searcher.seldepth as u32,
+            selective_depth: searcher.selective_depth as u32,
             score: found[0].score,
             nodes,
             nps: (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64,
@@ -124,7 +124,7 @@ pub(super) struct Searcher<'a> {
     /// Nodes visited.
     nodes: u64,
     /// The deepest ply reached.
-    seldepth: usize,
+    selective_depth: usize,
     /// Whether a limit or the stop flag cut the current iteration short.
     aborted: bool,
     /// Hashes of the game's positions, then of the searched line: repetitions are draws.
@@ -164,7 +164,7 @@ impl<'a> Searcher<'a> {
             time,
             node_limit,
             nodes: 0,
-            seldepth: 0,
+            selective_depth: 0,
             aborted: false,
             path: Vec::with_capacity(512),
             killers: vec![[None; 2]; MAX_PLY + 1],
@@ -274,7 +274,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
+        self.selective_depth = self.selective_depth.max(ply);
         if ply > 0 {
             if let Some(outcome) = position.material_outcome() {
                 return outcome_score(outcome, position.turn(), ply);

@@ -43,7 +43,7 @@ pub struct Limits {
     /// The most positions to visit.
     pub nodes: Option<u64>,
     /// The time for this move.
-    pub movetime: Option<Duration>,
+    pub move_time: Option<Duration>,
     /// The mover's clock, when the game is timed.
     pub clock: Option<Clock>,
 }
@@ -63,8 +63,8 @@ impl Limits {
 
     /// Search for `time`.
     #[must_use]
-    pub fn movetime(time: Duration) -> Limits {
-        Limits { movetime: Some(time), ..Limits::default() }
+    pub fn move_time(time: Duration) -> Limits {
+        Limits { move_time: Some(time), ..Limits::default() }
     }
 }
 
@@ -94,7 +94,7 @@ pub struct Iteration {
     /// The iteration's nominal depth, in plies.
     pub depth: u32,
     /// The deepest ply reached, forced captures included.
-    pub seldepth: u32,
+    pub selective_depth: u32,
     /// The score of the best line.
     pub score: Score,
     /// Positions visited so far in this search.

@@ -23,7 +23,7 @@ pub(super) struct TimeControl {
 impl TimeControl {
     pub fn new(limits: &Limits, start: Instant) -> TimeControl {
         let mut soft = None;
-        let mut hard = limits.movetime.map(|t| start + t);
+        let mut hard = limits.move_time.map(|t| start + t);
         if let Some(clock) = limits.clock {
             let target = clock.remaining / 30 + clock.increment * 3 / 4;
             let cap = clock.remaining / 3;
@@ -33,7 +33,7 @@ impl TimeControl {
         }
         if soft.is_none() {
             // With a fixed move time, an iteration that starts past half of it rarely finishes.
-            soft = limits.movetime.map(|t| start + t / 2);
+            soft = limits.move_time.map(|t| start + t / 2);
         }
         TimeControl { start, soft, hard }
     }

@@ -119,7 +119,7 @@ impl EngineService for EngineApi {
 fn iteration_to_pb(variant: Variant, iteration: &Iteration) -> pb::SearchIteration {
     pb::SearchIteration {
         depth: iteration.depth,
-        selective_depth: iteration.seldepth,
+        selective_depth: iteration.selective_depth,
         score: Some(score_to_pb(iteration.score)),
         nodes: iteration.nodes,
         nodes_per_second: iteration.nps,

@@ -83,7 +83,7 @@ fn replay(variant: Variant, request: &pb::SearchRequest) -> Result<Game, ApiErro
 
 fn limits(limits: Option<&pb::SearchLimits>, caps: &Caps) -> Result<Limits, ApiError> {
     let Some(limits) = limits else {
-        return Ok(Limits::movetime(caps.default_move_time));
+        return Ok(Limits::move_time(caps.default_move_time));
     };
     let depth = capped(limits.depth, caps.max_depth, "limits.depth")?;
     let nodes = (limits.nodes > 0).then_some(limits.nodes);
@@ -105,7 +105,7 @@ fn limits(limits: Option<&pb::SearchLimits>, caps: &Caps) -> Result<Limits, ApiE
     let unlimited = depth.is_none() && nodes.is_none() && move_time.is_none() && clock.is_none();
     // Searches by depth, nodes or clock stop at the cap too: one request must not hold threads for hours.
     let move_time = if unlimited { caps.default_move_time } else { move_time.unwrap_or(caps.max_move_time) };
-    Ok(Limits { depth, nodes, movetime: Some(move_time), clock })
+    Ok(Limits { depth, nodes, move_time: Some(move_time), clock })
 }
 
 fn clock(clock: &pb::GameClock) -> Result<Clock, ApiError> {

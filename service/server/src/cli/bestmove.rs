@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::{Failure, PositionArgs};
 
 /// The search time when no limit is given.
-const DEFAULT_MOVETIME_MS: u64 = 1000;
+const DEFAULT_MOVE_TIME_MS: u64 = 1000;
 
 /// Arguments of `damiera bestmove`.
 #[derive(Debug, Args)]
@@ -34,8 +34,8 @@ pub struct BestmoveArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..), group = "limit")]
     nodes: Option<u64>,
     /// Search for this many milliseconds (the default: 1000).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000), group = "limit")]
-    movetime: Option<u64>,
+    #[arg(long, alias = "movetime", value_parser = clap::value_parser!(u64).range(1..=3_600_000), group = "limit")]
+    move_time: Option<u64>,
     /// Skill level, 1 (weakest) to 20 (full strength, the default).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u8).range(1..=20))]
     level: u8,
@@ -118,8 +118,8 @@ pub fn run(args: &BestmoveArgs, out: &mut impl Write) -> Result<(), Failure> {
     let limits = Limits {
         depth: args.depth,
         nodes: args.nodes,
-        movetime: match (args.depth, args.nodes) {
-            (None, None) => Some(Duration::from_millis(args.movetime.unwrap_or(DEFAULT_MOVETIME_MS))),
+        move_time: match (args.depth, args.nodes) {
+            (None, None) => Some(Duration::from_millis(args.move_time.unwrap_or(DEFAULT_MOVE_TIME_MS))),
             _ => None,
         },
         clock: None,
@@ -186,7 +186,7 @@ fn info_lines(variant: Variant, it: &Iteration) -> Vec<String> {
             format!(
                 "info depth {} seldepth {}{multipv} score {score} nodes {} nps {} hashfull {} time {} pv {}",
                 it.depth,
-                it.seldepth,
+                it.selective_depth,
                 it.nodes,
                 it.nps,
                 it.hashfull,

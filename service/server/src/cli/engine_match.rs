@@ -2,7 +2,7 @@
 //! prints wins, draws and losses, the score and the Elo difference with its 95% interval.
 //!
 //! An engine is described as `key=value` pairs: `level=12,depth=6`, `nodes=20000`,
-//! `movetime=100`, `threads=1`, `hash=16`, `eval=material` for the material-only baseline, and
+//! `move-time=100`, `threads=1`, `hash=16`, `eval=material` for the material-only baseline, and
 //! `lmr=off` or `aspiration=off` to measure a technique against its absence. Games run
 //! `--concurrency` at a time; a game that runs past the ply limit is adjudicated a draw, and one
 //! whose engine overstepped its clock is lost.
@@ -86,7 +86,7 @@ pub struct EngineSpec {
     /// Per-move limits on top of the clock.
     depth: Option<u32>,
     nodes: Option<u64>,
-    movetime: Option<Duration>,
+    move_time: Option<Duration>,
     /// Transposition table size in MiB.
     hash: usize,
 }
@@ -100,7 +100,7 @@ impl FromStr for EngineSpec {
             options: Options::default(),
             depth: None,
             nodes: None,
-            movetime: None,
+            move_time: None,
             hash: 16,
         };
         for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -119,7 +119,7 @@ impl FromStr for EngineSpec {
                 "threads" => spec.options.threads = number(256)? as usize,
                 "depth" => spec.depth = Some(number(100)? as u32),
                 "nodes" => spec.nodes = Some(number(u64::MAX)?),
-                "movetime" => spec.movetime = Some(Duration::from_millis(number(3_600_000)?)),
+                "move-time" | "movetime" => spec.move_time = Some(Duration::from_millis(number(3_600_000)?)),
                 "hash" => spec.hash = number(65536)? as usize,
                 "eval" => {
                     spec.options.evaluation = match value {
@@ -132,7 +132,7 @@ impl FromStr for EngineSpec {
                 "aspiration" => spec.options.techniques.aspiration_windows = switch()?,
                 _ => {
                     return Err(format!(
-                        "unknown engine setting '{key}' (level, threads, depth, nodes, movetime, hash, eval, lmr, aspiration)"
+                        "unknown engine setting '{key}' (level, threads, depth, nodes, move-time, hash, eval, lmr, aspiration)"
                     ))
                 }
             }
@@ -241,7 +241,7 @@ fn play_game(args: &MatchArgs, opening: &[String], index: usize) -> Played {
         let limits = Limits {
             depth: engine.depth,
             nodes: engine.nodes,
-            movetime: engine.movetime,
+            move_time: engine.move_time,
             clock: Some(Clock { remaining: clocks[side], increment: args.tc.increment }),
         };
         // A weak level's choices vary from game to game, and replay the same for the same game.
