@@ -189,6 +189,18 @@ fn quiet_moves_of<G: DiagonalGeometry, const WHITE: bool>(position: &Position, o
     }
 }
 
+/// Whether the side to move has a quiet move: a man with an empty square diagonally ahead, or a
+/// king with one on any diagonal.
+pub(super) fn has_quiet_move<G: DiagonalGeometry>(position: &Position) -> bool {
+    for_side_to_move!(has_quiet_move_of::<G>(position))
+}
+
+fn has_quiet_move_of<G: DiagonalGeometry, const WHITE: bool>(position: &Position) -> bool {
+    let s = sides::<G, WHITE>(position);
+    let by_men = (shift(s.men, s.forward[0]) | shift(s.men, s.forward[1])) & s.empty;
+    by_men != 0 || (s.kings != 0 && G::ALL.iter().any(|&d| shift(s.kings, d) & s.empty != 0))
+}
+
 /// The number of legal moves, for perft's last ply, from one look at the board: quiet moves and
 /// men's single jumps by whole-board shifts, men's longer captures by a counting search, and the
 /// move list only when a king can capture (its paths may need merging).

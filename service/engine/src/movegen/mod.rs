@@ -59,6 +59,16 @@ pub(crate) fn has_capture(position: &Position) -> bool {
     capturers(position) != 0
 }
 
+/// Whether the side to move has a quiet move (legal when it has no capture): the search's horizon
+/// asks this instead of building the moves.
+pub(crate) fn has_quiet_move(position: &Position) -> bool {
+    match position.variant() {
+        Variant::Italian => diagonal::has_quiet_move::<Board8>(position),
+        Variant::Triestina => diagonal::has_quiet_move::<Board10>(position),
+        Variant::Turkish => orthogonal::has_quiet_move(position),
+    }
+}
+
 /// The number of legal moves, counted without building quiet moves: perft's last ply.
 pub(crate) fn count_legal_moves(position: &Position, scratch: &mut Vec<Move>) -> u64 {
     match position.variant() {

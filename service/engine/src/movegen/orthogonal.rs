@@ -186,6 +186,17 @@ pub(super) fn count_legal_moves(position: &Position, scratch: &mut Vec<Move>) ->
     u64::from(by_men) + by_kings as u64
 }
 
+/// Whether the side to move has a quiet move: a man with an empty square ahead or beside it, or a
+/// king with an empty neighbour (a flying king's every move passes one).
+pub(super) fn has_quiet_move(position: &Position) -> bool {
+    let s = sides(position);
+    let men = s.own & !s.kings;
+    let movers = men | (s.own & s.kings);
+    let sideways = (movers & !FILE_H) << 1 | (movers & !FILE_A) >> 1;
+    let by_kings = s.own & s.kings;
+    (shift(men, s.forward) | sideways | by_kings << 8 | by_kings >> 8) & s.empty != 0
+}
+
 /// The pieces of the side to move that have a jump: men by whole-board shifts, kings ray by ray.
 pub(super) fn capturers(position: &Position) -> u64 {
     let s = &sides(position);

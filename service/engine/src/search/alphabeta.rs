@@ -137,6 +137,8 @@ pub(super) struct Searcher<'a> {
     pv: Vec<Vec<Move>>,
     /// A move list per ply, kept to avoid allocating.
     lists: Vec<Vec<Move>>,
+    /// The ordering keys of each ply's moves, kept likewise.
+    keys: Vec<Vec<i32>>,
     /// Root moves left out of this search: the lines multi-PV has already found.
     excluded: Vec<Move>,
     /// Nodes of the other threads of the search, for the reports; each thread adds its own.
@@ -171,6 +173,7 @@ impl<'a> Searcher<'a> {
             history: vec![[[0; 64]; 64]; 2],
             pv: vec![Vec::new(); MAX_PLY + 1],
             lists: vec![Vec::new(); MAX_PLY + 1],
+            keys: vec![Vec::new(); MAX_PLY + 1],
             excluded: Vec::new(),
             shared_nodes,
             published: 0,
@@ -283,6 +286,14 @@ impl<'a> Searcher<'a> {
                 return 0;
             }
         }
+        if (depth <= 0 || ply >= MAX_PLY - 1) && !movegen::has_capture(position) {
+            // A quiet horizon: valued as it stands, without building its moves.
+            return if movegen::has_quiet_move(position) {
+                evaluate_with(position, self.evaluation)
+            } else {
+                -(WIN - ply as i32) // no legal move: the side to move has lost
+            };
+        }
         let mut moves = std::mem::take(&mut self.lists[ply]);
         movegen::legal_moves(position, &mut moves);
         if ply == 0 && !self.excluded.is_empty() {
@@ -325,18 +336,25 @@ impl<'a> Searcher<'a> {
             }
         }
         let table_move = entry.and_then(|e| e.best).map(usize::from).filter(|&i| i < moves.len());
-        let order = self.order(position.turn(), moves, table_move, ply);
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        self.order_keys(position.turn(), moves, table_move, ply, &mut keys);
 
         let mut best = -INFINITY;
-        let mut best_index = order[0];
+        let mut best_index = usize::MAX;
         let mut bound = Bound::Upper;
-        for (n, &i) in order.iter().enumerate() {
+        for n in 0..moves.len() {
+            let i = take_best(&mut keys);
+            if n == 0 {
+                best_index = i;
+            }
             let mv = &moves[i];
             let child = position.play_unchecked(mv);
+            self.table.prefetch(child.hash());
             self.path.push(child.hash());
             let score = self.search_child(&child, mv, n, depth, alpha, beta, ply, forced);
             self.path.pop();
             if self.aborted {
+                self.keys[ply] = keys;
                 return 0;
             }
             if score > best {
@@ -359,6 +377,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        self.keys[ply] = keys;
         // With root moves left out (multi-PV), the list's indices are not the position's.
         if ply > 0 || self.excluded.is_empty() {
             let stored_depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
@@ -397,12 +416,13 @@ impl<'a> Searcher<'a> {
         score
     }
 
-    /// The order to try `moves` in: the table's move, then killers, then by history.
-    fn order(&self, turn: Color, moves: &[Move], table_move: Option<usize>, ply: usize) -> Vec<usize> {
+    /// Fills `keys` with each move's place in the order to try them: the table's move, then
+    /// killers, then by history; [`take_best`] hands them out highest first.
+    fn order_keys(&self, turn: Color, moves: &[Move], table_move: Option<usize>, ply: usize, keys: &mut Vec<i32>) {
         let history = &self.history[turn.index()];
         let killers = self.killers[ply];
-        let key = |i: usize| {
-            let mv = &moves[i];
+        keys.clear();
+        keys.extend(moves.iter().enumerate().map(|(i, mv)| {
             let route = (mv.from(), mv.to());
             if Some(i) == table_move {
                 i32::MAX
@@ -413,10 +433,7 @@ impl<'a> Searcher<'a> {
             } else {
                 history[mv.from().index() as usize][mv.to().index() as usize]
             }
-        };
-        let mut order: Vec<usize> = (0..moves.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(key(i))); // stable: ties keep the engine's order
-        order
+        }));
     }
 
     /// A quiet move that caused a cut-off: a killer at this ply, and history by depth squared.
@@ -431,6 +448,23 @@ impl<'a> Searcher<'a> {
         *entry = (*entry + depth * depth).min(1 << 20);
     }
 }
+
+/// The index of the highest key not yet taken, the first of equals (the engine's order breaks
+/// ties), marked taken. Picking one at a time costs less than sorting: most nodes stop after the
+/// first move or two.
+fn take_best(keys: &mut [i32]) -> usize {
+    let mut best = 0;
+    for (i, &key) in keys.iter().enumerate().skip(1) {
+        if key > keys[best] {
+            best = i;
+        }
+    }
+    keys[best] = TAKEN;
+    best
+}
+
+/// A key no move has: history counts are never negative.
+const TAKEN: i32 = i32::MIN;
 
 /// The score of a decided position for the side to move, `ply` plies from the root.
 fn outcome_score(outcome: Outcome, turn: Color, ply: usize) -> i32 {

@@ -65,7 +65,34 @@ impl TranspositionTable {
         let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Slot>();
         let count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         let slots = (0..count).map(|_| Slot { check: AtomicU64::new(0), data: AtomicU64::new(0) }).collect();
-        TranspositionTable { slots, generation: AtomicU8::new(1) }
+        let table = TranspositionTable { slots, generation: AtomicU8::new(1) };
+        table.touch();
+        table
+    }
+
+    /// Writes one word of every page, so that the operating system maps them now: fresh memory is
+    /// mapped lazily, and a search that faults in a large table as it goes loses most of a short
+    /// move time to it.
+    fn touch(&self) {
+        const SLOTS_PER_PAGE: usize = 4096 / std::mem::size_of::<Slot>();
+        for slot in self.slots.iter().step_by(SLOTS_PER_PAGE) {
+            slot.data.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Asks the processor to fetch the slot of `key` into its cache: called as soon as a child
+    /// position is known, its probe a little later finds the slot there instead of waiting on
+    /// memory, the search's costliest wait.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let slot: *const Slot = self.slot(key);
+            // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault, whatever the address.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Marks the start of a new search: entries of earlier searches are replaced first.
