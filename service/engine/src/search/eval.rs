@@ -12,7 +12,7 @@
 use std::sync::OnceLock;
 
 use crate::geometry::{shift, Board10, Board8, DiagonalGeometry};
-use crate::{Bitboard, Color, Position, Variant};
+use crate::{Color, Position, Variant};
 
 /// What each feature is worth, in hundredths of a man. A man is the unit and stays 100.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,8 +108,8 @@ const TURKISH: Weights = Weights {
 
 /// Square sets the evaluation needs, per variant, computed once.
 struct Masks {
-    /// `ranks[r]`: the squares on rank `r` counted from White's side.
-    ranks: [u64; 10],
+    /// `ranks[color][r]`: the squares on rank `r` counted from `color`'s own side.
+    ranks: [[u64; 10]; 2],
     /// The central squares.
     centre: u64,
 }
@@ -117,16 +117,17 @@ struct Masks {
 fn masks(variant: Variant) -> &'static Masks {
     static MASKS: OnceLock<[Masks; 3]> = OnceLock::new();
     let all = MASKS.get_or_init(|| Variant::ALL.map(build_masks));
-    &all[Variant::ALL.iter().position(|&v| v == variant).expect("a known variant")]
+    &all[variant as usize]
 }
 
 fn build_masks(variant: Variant) -> Masks {
     let n = variant.board_size();
-    let mut ranks = [0u64; 10];
+    let mut ranks = [[0u64; 10]; 2];
     let mut centre = 0u64;
     for square in variant.board() {
         let (file, rank) = variant.coordinates(square);
-        ranks[rank as usize] |= 1 << square.index();
+        ranks[Color::White.index()][rank as usize] |= 1 << square.index();
+        ranks[Color::Black.index()][(n - 1 - rank) as usize] |= 1 << square.index();
         let middle = |c: u32| (n / 2 - 2..n / 2 + 2).contains(&c);
         if middle(file) && middle(rank) {
             centre |= 1 << square.index();
@@ -189,22 +190,24 @@ fn material(position: &Position, color: Color, w: &Weights) -> i32 {
 
 fn side_value(position: &Position, color: Color, w: &Weights) -> i32 {
     let variant = position.variant();
-    let m = masks(variant);
     let n = variant.board_size() as usize;
+    let ranks = &masks(variant).ranks[color.index()];
     let own = position.pieces_of(color).0;
     let men = own & !position.kings().0;
     let kings = own & position.kings().0;
     let enemy_men = position.pieces_of(color.opposite()).0 & !position.kings().0;
-    let own_rank = |r: usize| if color == Color::White { m.ranks[r] } else { m.ranks[n - 1 - r] };
 
     let mut value = material(position, color, w);
-    value += (0..n).map(|r| w.advance[r] * (men & own_rank(r)).count_ones() as i32).sum::<i32>();
+    value += (0..n).map(|r| w.advance[r] * (men & ranks[r]).count_ones() as i32).sum::<i32>();
     if enemy_men != 0 {
-        value += w.back_rank * (men & own_rank(0)).count_ones() as i32;
+        value += w.back_rank * (men & ranks[0]).count_ones() as i32;
     }
-    value += w.centre * (own & m.centre).count_ones() as i32;
+    value += w.centre * (own & masks(variant).centre).count_ones() as i32;
     value += w.king_mobility * king_steps(position, kings) as i32;
-    value += w.runaway * runaways(position, color, men, &own_rank) as i32;
+    // Runaways: men on the two ranks before promotion with an empty square ahead (straight ahead
+    // in Turkish, on either forward diagonal otherwise): close to a king and not yet stopped.
+    let near = men & (ranks[n - 2] | ranks[n - 3]);
+    value += w.runaway * (near & open_ahead(position, color)).count_ones() as i32;
     value
 }
 
@@ -228,23 +231,19 @@ fn king_steps(position: &Position, kings: u64) -> u32 {
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
 
-/// Men on the two ranks before promotion with an empty square straight ahead (Turkish) or on
-/// either forward diagonal: close to a king and not yet stopped.
-fn runaways(position: &Position, color: Color, men: u64, own_rank: &dyn Fn(usize) -> u64) -> u32 {
-    let n = position.variant().board_size() as usize;
-    let near = men & (own_rank(n - 2) | own_rank(n - 3));
+/// The squares from which a man of `color` has an empty square ahead: one step of the men's
+/// forward move, on either diagonal or straight ahead in Turkish.
+fn open_ahead(position: &Position, color: Color) -> u64 {
     let empty = position.empty().0;
-    Bitboard(near)
-        .filter(|&sq| {
-            let (file, rank) = position.variant().coordinates(sq);
-            let ahead = if color == Color::White { rank + 1 } else { rank.wrapping_sub(1) };
-            let files: &[i32] = if position.variant().is_numbered() { &[-1, 1] } else { &[0] };
-            files.iter().any(|&df| {
-                let target = position.variant().square_at((file as i32 + df) as u32, ahead);
-                target.is_some_and(|t| empty >> t.index() & 1 != 0)
-            })
-        })
-        .count() as u32
+    let diagonal = |forward: [i32; 2]| shift(empty, -forward[0]) | shift(empty, -forward[1]);
+    match (position.variant(), color) {
+        (Variant::Italian, Color::White) => diagonal(Board8::UP),
+        (Variant::Italian, Color::Black) => diagonal(Board8::DOWN),
+        (Variant::Triestina, Color::White) => diagonal(Board10::UP),
+        (Variant::Triestina, Color::Black) => diagonal(Board10::DOWN),
+        (Variant::Turkish, Color::White) => empty >> 8,
+        (Variant::Turkish, Color::Black) => empty << 8,
+    }
 }
 
 #[cfg(test)]
