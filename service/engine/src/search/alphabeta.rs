@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::eval::{evaluate_with, Evaluation};
-use super::time::TimeControl;
-use super::tt::{Bound, TranspositionTable};
+use super::time::{Progress, TimeControl};
+use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Iteration, Limits, Line, Options, Score, SearchResult, Techniques};
 use crate::{movegen, Color, Move, Outcome, Position, Square};
 
@@ -75,13 +75,37 @@ pub(super) fn iterate(
     let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
     let lines = lines.clamp(1, legal.len());
     let mut previous = 0;
+    let mut progress = Progress::default();
     for depth in first_depth.min(max_depth)..=max_depth {
-        if depth > first_depth && !searcher.time.may_start_iteration(Instant::now()) {
-            break;
+        if depth > first_depth {
+            if legal.len() == 1 && searcher.time.is_timed() {
+                break; // a forced move: nothing to choose, so no time to spend
+            }
+            if !searcher.time.may_start_iteration(Instant::now(), &progress) {
+                break;
+            }
         }
-        let Some((best, found)) = searcher.root_lines(position, depth as i32, previous, lines) else { break };
-        previous = best;
+        let started = searcher.time.elapsed();
+        let Some((best, found)) = searcher.root_lines(position, depth as i32, previous, lines) else {
+            if let Some(partial) = searcher.partial.take().filter(|_| lines == 1) {
+                // Cut short, but the iteration proved a move at its depth: play that one.
+                result.best_move = partial.pv.first().copied();
+                result.score = partial.score;
+                result.pv = partial.pv.clone();
+                result.lines = vec![partial];
+            }
+            break;
+        };
         let elapsed = searcher.time.elapsed();
+        let changed = depth > first_depth && found[0].pv.first() != result.best_move.as_ref();
+        progress = Progress {
+            last: elapsed.saturating_sub(started),
+            before_last: progress.last,
+            instability: progress.instability / 2.0 + if changed { 1.0 } else { 0.0 },
+            score_drop: if depth > first_depth { (previous - best).max(0) } else { 0 },
+            stable_iterations: if changed { 0 } else { progress.stable_iterations + 1 },
+        };
+        previous = best;
         let nodes = searcher.total_nodes();
         let iteration = Iteration {
             depth,
@@ -141,6 +165,9 @@ pub(super) struct Searcher<'a> {
     keys: Vec<Vec<i32>>,
     /// Root moves left out of this search: the lines multi-PV has already found.
     excluded: Vec<Move>,
+    /// The best root move the current iteration has proved so far: the answer if the
+    /// iteration is cut short.
+    partial: Option<Line>,
     /// Nodes of the other threads of the search, for the reports; each thread adds its own.
     shared_nodes: Option<&'a AtomicU64>,
     /// The part of `nodes` already added to `shared_nodes`.
@@ -175,6 +202,7 @@ impl<'a> Searcher<'a> {
             lists: vec![Vec::new(); MAX_PLY + 1],
             keys: vec![Vec::new(); MAX_PLY + 1],
             excluded: Vec::new(),
+            partial: None,
             shared_nodes,
             published: 0,
             evaluation: Evaluation::Full,
@@ -204,6 +232,7 @@ impl<'a> Searcher<'a> {
     /// limit cut the iteration short. Each further line is searched with the ones found left out.
     fn root_lines(&mut self, root: &Position, depth: i32, previous: i32, count: usize) -> Option<(i32, Vec<Line>)> {
         self.excluded.clear();
+        self.partial = None;
         let mut lines = Vec::with_capacity(count);
         let mut best = 0;
         for k in 0..count {
@@ -286,55 +315,51 @@ impl<'a> Searcher<'a> {
                 return 0;
             }
         }
-        if (depth <= 0 || ply >= MAX_PLY - 1) && !movegen::has_capture(position) {
-            // A quiet horizon: valued as it stands, without building its moves.
-            return if movegen::has_quiet_move(position) {
-                evaluate_with(position, self.evaluation)
-            } else {
-                -(WIN - ply as i32) // no legal move: the side to move has lost
-            };
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            if !movegen::has_capture(position) {
+                // A quiet horizon: valued as it stands, without building its moves.
+                return if movegen::has_quiet_move(position) {
+                    evaluate_with(position, self.evaluation)
+                } else {
+                    -(WIN - ply as i32) // no legal move: the side to move has lost
+                };
+            }
+            if ply >= MAX_PLY - 1 {
+                return evaluate_with(position, self.evaluation); // the longest line: captures or not
+            }
+        }
+        // The table before the moves: a cut-off needs none of them.
+        let entry = self.table.probe(position.hash());
+        if let Some(score) = entry.and_then(|e| table_cut(e, depth, alpha, beta, ply)) {
+            return score;
         }
         let mut moves = std::mem::take(&mut self.lists[ply]);
         movegen::legal_moves(position, &mut moves);
         if ply == 0 && !self.excluded.is_empty() {
             moves.retain(|m| !self.excluded.contains(m));
         }
-        let score = self.search_moves(position, &moves, depth, alpha, beta, ply);
+        let score = if moves.is_empty() {
+            -(WIN - ply as i32) // no legal move: the side to move has lost
+        } else {
+            self.search_moves(position, &moves, entry, depth, alpha, beta, ply)
+        };
         self.lists[ply] = moves;
         score
     }
 
+    /// Searches the `moves` of `position` (at least one), with what the table held for it.
+    #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
         position: &Position,
         moves: &[Move],
+        entry: Option<Entry>,
         depth: i32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
     ) -> i32 {
-        if moves.is_empty() {
-            return -(WIN - ply as i32); // no legal move: the side to move has lost
-        }
         let forced = moves[0].is_capture();
-        if (depth <= 0 && !forced) || ply >= MAX_PLY - 1 {
-            return evaluate_with(position, self.evaluation);
-        }
-        let entry = self.table.probe(position.hash());
-        // No cut-offs from the table on the principal line (an open window): its moves are
-        // searched out, so the reported line is whole.
-        let open_window = beta - alpha > 1;
-        if let Some(entry) = entry.filter(|e| ply > 0 && !open_window && i32::from(e.depth) >= depth) {
-            let score = score_from_table(entry.score, ply);
-            let cut = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cut {
-                return score;
-            }
-        }
         let table_move = entry.and_then(|e| e.best).map(usize::from).filter(|&i| i < moves.len());
         let mut keys = std::mem::take(&mut self.keys[ply]);
         self.order_keys(position.turn(), moves, table_move, ply, &mut keys);
@@ -349,7 +374,9 @@ impl<'a> Searcher<'a> {
             }
             let mv = &moves[i];
             let child = position.play_unchecked(mv);
-            self.table.prefetch(child.hash());
+            if depth > 1 {
+                self.table.prefetch(child.hash()); // a child at the horizon seldom probes
+            }
             self.path.push(child.hash());
             let score = self.search_child(&child, mv, n, depth, alpha, beta, ply, forced);
             self.path.pop();
@@ -367,6 +394,11 @@ impl<'a> Searcher<'a> {
                     head[ply].clear();
                     head[ply].push(*mv);
                     head[ply].extend_from_slice(&tail[0]);
+                    if ply == 0 {
+                        // Better than every root move before it at this depth (a fail high
+                        // included: its score is a lower bound).
+                        self.partial = Some(Line { score: public_score(score), pv: head[0].clone() });
+                    }
                     if score >= beta {
                         bound = Bound::Lower;
                         if !mv.is_capture() {
@@ -447,6 +479,22 @@ impl<'a> Searcher<'a> {
         let entry = &mut self.history[turn.index()][mv.from().index() as usize][mv.to().index() as usize];
         *entry = (*entry + depth * depth).min(1 << 20);
     }
+}
+
+/// The score a table entry settles at this node, if it does. No cut-offs on the principal line
+/// (an open window) or at the root: their moves are searched out, so the reported line is whole.
+fn table_cut(entry: Entry, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    let open_window = beta - alpha > 1;
+    if ply == 0 || open_window || i32::from(entry.depth) < depth {
+        return None;
+    }
+    let score = score_from_table(entry.score, ply);
+    let cut = match entry.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    cut.then_some(score)
 }
 
 /// The index of the highest key not yet taken, the first of equals (the engine's order breaks
