@@ -108,8 +108,11 @@ const TURKISH: Weights = Weights {
 
 /// Square sets the evaluation needs, per variant, computed once.
 struct Masks {
-    /// `ranks[color][r]`: the squares on rank `r` counted from `color`'s own side.
+    /// `ranks[color][r]`: the squares on rank `r` counted from `color`'s own side; ranks past
+    /// the board's are empty, so every board sums all ten.
     ranks: [[u64; 10]; 2],
+    /// `near_promotion[color]`: the two ranks before `color`'s promotion row.
+    near_promotion: [u64; 2],
     /// The central squares.
     centre: u64,
 }
@@ -133,7 +136,9 @@ fn build_masks(variant: Variant) -> Masks {
             centre |= 1 << square.index();
         }
     }
-    Masks { ranks, centre }
+    let n = n as usize;
+    let near_promotion = [0, 1].map(|c| ranks[c][n - 2] | ranks[c][n - 3]);
+    Masks { ranks, near_promotion, centre }
 }
 
 fn weights(variant: Variant) -> &'static Weights {
@@ -167,10 +172,12 @@ pub fn evaluate(position: &Position) -> i32 {
 #[must_use]
 pub fn evaluate_with(position: &Position, evaluation: Evaluation) -> i32 {
     let weights = weights(position.variant());
-    let us = position.turn();
     match evaluation {
-        Evaluation::Full => side_value(position, us, weights) - side_value(position, us.opposite(), weights),
-        Evaluation::MaterialOnly => material(position, us, weights) - material(position, us.opposite(), weights),
+        Evaluation::Full => evaluate_with_weights(position, weights),
+        Evaluation::MaterialOnly => {
+            let us = position.turn();
+            material(position, us, weights) - material(position, us.opposite(), weights)
+        }
         Evaluation::Weights(other) => evaluate_with_weights(position, &other),
     }
 }
@@ -178,8 +185,9 @@ pub fn evaluate_with(position: &Position, evaluation: Evaluation) -> i32 {
 /// The position's full evaluation with other `weights`: what a tuner measures.
 #[must_use]
 pub fn evaluate_with_weights(position: &Position, weights: &Weights) -> i32 {
+    let board = Board { position, masks: masks(position.variant()), empty: position.empty().0 };
     let us = position.turn();
-    side_value(position, us, weights) - side_value(position, us.opposite(), weights)
+    board.side_value(us, weights) - board.side_value(us.opposite(), weights)
 }
 
 fn material(position: &Position, color: Color, w: &Weights) -> i32 {
@@ -188,36 +196,47 @@ fn material(position: &Position, color: Color, w: &Weights) -> i32 {
     w.man * (own.count_ones() as i32 - kings) + w.king * kings
 }
 
-fn side_value(position: &Position, color: Color, w: &Weights) -> i32 {
-    let variant = position.variant();
-    let n = variant.board_size() as usize;
-    let ranks = &masks(variant).ranks[color.index()];
-    let own = position.pieces_of(color).0;
-    let men = own & !position.kings().0;
-    let kings = own & position.kings().0;
-    let enemy_men = position.pieces_of(color.opposite()).0 & !position.kings().0;
+/// What both sides' values are computed from, looked up once per evaluation.
+struct Board<'a> {
+    /// The position valued.
+    position: &'a Position,
+    /// Its variant's square sets.
+    masks: &'static Masks,
+    /// Its empty squares.
+    empty: u64,
+}
 
-    let mut value = material(position, color, w);
-    value += (0..n).map(|r| w.advance[r] * (men & ranks[r]).count_ones() as i32).sum::<i32>();
-    if enemy_men != 0 {
-        value += w.back_rank * (men & ranks[0]).count_ones() as i32;
+impl Board<'_> {
+    fn side_value(&self, color: Color, w: &Weights) -> i32 {
+        let position = self.position;
+        let ranks = &self.masks.ranks[color.index()];
+        let own = position.pieces_of(color).0;
+        let men = own & !position.kings().0;
+        let kings = own & position.kings().0;
+        let enemy_men = position.pieces_of(color.opposite()).0 & !position.kings().0;
+
+        let mut value = material(position, color, w);
+        value += (0..10).map(|r| w.advance[r] * (men & ranks[r]).count_ones() as i32).sum::<i32>();
+        if enemy_men != 0 {
+            value += w.back_rank * (men & ranks[0]).count_ones() as i32;
+        }
+        value += w.centre * (own & self.masks.centre).count_ones() as i32;
+        if kings != 0 {
+            value += w.king_mobility * king_steps(position.variant(), kings, self.empty) as i32;
+        }
+        // Runaways: men on the two ranks before promotion with an empty square ahead (straight
+        // ahead in Turkish, on either forward diagonal otherwise): close to a king, not yet stopped.
+        let near = men & self.masks.near_promotion[color.index()];
+        if near != 0 {
+            value += w.runaway * (near & open_ahead(position.variant(), color, self.empty)).count_ones() as i32;
+        }
+        value
     }
-    value += w.centre * (own & masks(variant).centre).count_ones() as i32;
-    value += w.king_mobility * king_steps(position, kings) as i32;
-    // Runaways: men on the two ranks before promotion with an empty square ahead (straight ahead
-    // in Turkish, on either forward diagonal otherwise): close to a king and not yet stopped.
-    let near = men & (ranks[n - 2] | ranks[n - 3]);
-    value += w.runaway * (near & open_ahead(position, color)).count_ones() as i32;
-    value
 }
 
 /// Empty squares next to `kings`, counted once per king and direction: a cheap mobility.
-fn king_steps(position: &Position, kings: u64) -> u32 {
-    if kings == 0 {
-        return 0;
-    }
-    let empty = position.empty().0;
-    match position.variant() {
+fn king_steps(variant: Variant, kings: u64, empty: u64) -> u32 {
+    match variant {
         Variant::Italian => Board8::ALL.iter().map(|&d| (shift(kings, d) & empty).count_ones()).sum(),
         Variant::Triestina => Board10::ALL.iter().map(|&d| (shift(kings, d) & empty).count_ones()).sum(),
         Variant::Turkish => {
@@ -233,10 +252,9 @@ const FILE_H: u64 = FILE_A << 7;
 
 /// The squares from which a man of `color` has an empty square ahead: one step of the men's
 /// forward move, on either diagonal or straight ahead in Turkish.
-fn open_ahead(position: &Position, color: Color) -> u64 {
-    let empty = position.empty().0;
+fn open_ahead(variant: Variant, color: Color, empty: u64) -> u64 {
     let diagonal = |forward: [i32; 2]| shift(empty, -forward[0]) | shift(empty, -forward[1]);
-    match (position.variant(), color) {
+    match (variant, color) {
         (Variant::Italian, Color::White) => diagonal(Board8::UP),
         (Variant::Italian, Color::Black) => diagonal(Board8::DOWN),
         (Variant::Triestina, Color::White) => diagonal(Board10::UP),
