@@ -181,7 +181,7 @@ fn moves_json_marks_a_promotion_and_quiet_moves() {
 }
 
 /// Each of these is bad input: exit status 2, one line on stderr, nothing on stdout.
-const BAD_INPUT: [&[&str]; 25] = [
+const BAD_INPUT: [&[&str]; 26] = [
     &["perft", "--variant", "chess", "--depth", "2"],
     &["perft", "--variant", "italian", "--depth", "0"],
     &["perft", "--variant", "italian", "--depth", "21"],
@@ -196,6 +196,7 @@ const BAD_INPUT: [&[&str]; 25] = [
     &["bestmove", "--variant", "italian", "--depth", "3", "--nodes", "100"],
     &["bestmove", "--variant", "italian", "--level", "21"],
     &["bench", "--variant", "chess"],
+    &["bench", "--move-time", "0"],
     &["match", "--variant", "italian", "--games", "2", "--tc", "fast"],
     &["match", "--variant", "italian", "--games", "2", "--a", "level=25"],
     &["match", "--variant", "italian", "--games", "2", "--b", "speed=3"],
@@ -304,6 +305,19 @@ fn bench_signature() {
     assert!(lines[12].starts_with("seconds ") && lines[13].starts_with("nodes per second "));
     let italian = success(&["bench", "--variant", "italian"]);
     assert_eq!(italian.lines().filter(|l| l.starts_with("italian depth 17 ")).count(), 4);
+}
+
+/// `bench --move-time MS` searches each position for that long and reports the share of the move
+/// time used (the time manager's benchmark; the share itself is measured, never asserted).
+#[test]
+fn bench_with_a_move_time_reports_the_time_used() {
+    let text = success(&["bench", "--variant", "turkish", "--move-time", "30"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 8, "4 positions, then time, time used, speed and nodes: {text}");
+    assert!(lines[..4].iter().all(|l| l.starts_with("turkish depth ") && l.contains(" ms ")), "{text}");
+    assert!(lines[5].starts_with("time used per search ") && lines[5].contains(" ms of 30 ms ("), "{text}");
+    assert!(lines[5].ends_with("over 3 with a choice"), "one Turkish bench position has a forced capture: {text}");
+    assert!(lines[5].ends_with("over 3 with a choice"), "one Turkish bench position has a forced capture: {text}");
 }
 
 /// `--multipv K` adds the K best lines to the JSON, best first, each with its move, score and line.
