@@ -360,6 +360,9 @@ impl<'a> Searcher<'a> {
         ply: usize,
     ) -> i32 {
         let forced = moves[0].is_capture();
+        // Only a node searched with an open window keeps its line: a null-window node's line is
+        // never read (its parent re-searches it with an open window before taking its line).
+        let principal = beta - alpha > 1;
         let table_move = entry.and_then(|e| e.best).map(usize::from).filter(|&i| i < moves.len());
         let mut keys = std::mem::take(&mut self.keys[ply]);
         self.order_keys(position.turn(), moves, table_move, ply, &mut keys);
@@ -390,14 +393,16 @@ impl<'a> Searcher<'a> {
                 if score > alpha {
                     alpha = score;
                     bound = Bound::Exact;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(*mv);
-                    head[ply].extend_from_slice(&tail[0]);
-                    if ply == 0 {
-                        // Better than every root move before it at this depth (a fail high
-                        // included: its score is a lower bound).
-                        self.partial = Some(Line { score: public_score(score), pv: head[0].clone() });
+                    if principal {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(*mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                        if ply == 0 {
+                            // Better than every root move before it at this depth (a fail high
+                            // included: its score is a lower bound).
+                            self.partial = Some(Line { score: public_score(score), pv: head[0].clone() });
+                        }
                     }
                     if score >= beta {
                         bound = Bound::Lower;
