@@ -266,3 +266,98 @@ fn a_lost_position_answers_done_without_a_move() {
     assert_eq!(engine.think(3), "done");
     engine.finish(true);
 }
+
+/// Runs `damiera match` with these arguments and returns its standard output and error.
+fn run_match(args: &[&str]) -> (String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_damiera")).arg("match").args(args).output().expect("damiera runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    (stdout.into_owned(), stderr.into_owned())
+}
+
+/// The number after `label` in the line that starts with it.
+fn count(text: &str, line: &str, label: &str) -> u32 {
+    let line = text.lines().find(|l| l.starts_with(line)).unwrap_or_else(|| panic!("no '{line}' line: {text}"));
+    let mut words = line.split_whitespace().skip_while(|w| *w != label);
+    words.nth(1).and_then(|n| n.trim_end_matches(':').parse().ok()).unwrap_or_else(|| panic!("no {label} in {line}"))
+}
+
+#[test]
+fn a_match_against_this_binary_over_hub_is_sane() {
+    let hub = format!("hub={} hub,depth=3,hash=1", env!("CARGO_BIN_EXE_damiera"));
+    let (stdout, _) = run_match(&[
+        "--variant",
+        "italian",
+        "--games",
+        "4",
+        "--tc",
+        "60000",
+        "--concurrency",
+        "2",
+        "--a",
+        &hub,
+        "--b",
+        "level=20,depth=3,hash=1",
+    ]);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], format!("{hub} vs level=20,depth=3,hash=1, 4 games, italian"));
+    // The same engine at the same depth on both sides, every opening with both colours.
+    let (wins, losses) = (count(&stdout, "wins", "wins"), count(&stdout, "wins", "losses"));
+    assert_eq!(wins + count(&stdout, "wins", "draws") + losses, 4, "{stdout}");
+    assert_eq!(wins, losses, "a colour-swapped pair of the same deterministic engines: {stdout}");
+    assert!(stdout.contains("pairs 2: LL 0 LD+DL 0 DD+WL+LW 2 WD+DW 0 WW 0"), "each pair is even: {stdout}");
+    assert!(stdout.contains("\npair elo "), "{stdout}");
+}
+
+#[test]
+fn a_crashed_or_illegal_moving_engine_loses_and_is_restarted() {
+    let dir = std::env::temp_dir().join(format!("damiera-hub-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A Hub engine that plays 1-5 whatever the position: never legal at the start.
+    let script = dir.join("illegal.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read -r line; do case \"$line\" in\n\
+         hub) echo wait;; init) echo ready;; ping) echo pong;; go*) echo done move=1-5;; quit) exit 0;;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    for (engine, fault) in [
+        (format!("hub={}", script.display()), "illegal move: 1-5 is not a legal move here"),
+        // It may be gone before it reads "hub" or while we wait for "wait": either way it loses.
+        ("hub=/bin/false".to_string(), ") loses: "),
+    ] {
+        let (stdout, stderr) = run_match(&[
+            "--variant",
+            "italian",
+            "--games",
+            "4",
+            "--a",
+            "depth=2",
+            "--b",
+            &engine,
+            "--sprt",
+            "0,5",
+            "--alpha",
+            "0.1",
+        ]);
+        assert_eq!(count(&stdout, "wins", "wins"), 4, "{stdout}");
+        assert_eq!(stderr.matches(fault).count(), 4, "one fault and one restart a game: {stderr}");
+        assert!(stdout.contains("pairs 2: LL 0 LD+DL 0 DD+WL+LW 0 WD+DW 0 WW 2"), "{stdout}");
+        assert!(stdout.contains("sprt elo0 0 elo1 5 (logistic) alpha 0.1 beta 0.05: LLR "), "{stdout}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_sprt_stops_the_match_once_it_decides() {
+    // Full strength at depth 4 against level 1 wins every pair: H1 after a few pairs, long
+    // before the 400 games allowed.
+    let (stdout, stderr) =
+        run_match(&["--variant", "italian", "--games", "400", "--a", "depth=4", "--b", "level=1", "--sprt", "0,50"]);
+    let games = count(&stdout, "wins", "wins") + count(&stdout, "wins", "draws") + count(&stdout, "wins", "losses");
+    assert!(games < 40, "{stdout}");
+    assert!(stdout.lines().last().is_some_and(|l| l.ends_with("H1 accepted")), "{stdout}");
+    assert!(stderr.contains("H1 accepted"), "the deciding LLR is logged as it comes: {stderr}");
+}

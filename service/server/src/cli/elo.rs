@@ -4,6 +4,11 @@
 //! at both ends. When every game ended alike (a clean sweep, say) that error is zero and says
 //! nothing, so the interval is then Wilson's for a proportion: 200 wins out of 200 put the low end
 //! at +686.6 Elo, not at infinity. A score of 0% or 100% itself has no finite Elo and says so.
+//!
+//! [`Pentanomial`] counts game pairs (one opening, colours swapped) by their score, 0 to 2 in
+//! halves, as fishtest and fastchess do: the pair, not the game, is the independent trial, so
+//! its variance (smaller when an opening favours one colour) gives the truer interval. Elo is
+//! logistic throughout: a score `s` is `-400 log10(1/s - 1)`.
 
 use std::fmt;
 
@@ -73,6 +78,53 @@ fn wilson(p: f64, n: f64) -> (f64, f64) {
     (centre - half, centre + half)
 }
 
+/// Game pairs by the first engine's score in the pair: LL, LD+DL, DD+WL+LW, WD+DW, WW.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    /// Pairs that scored 0, ½, 1, 1½ and 2 points.
+    pub counts: [u32; 5],
+}
+
+impl Pentanomial {
+    /// Counts one pair from its games' scores in half points (0 loss, 1 draw, 2 win).
+    pub fn add(&mut self, first: u8, second: u8) {
+        self.counts[usize::from(first + second)] += 1;
+    }
+
+    /// Pairs counted.
+    #[must_use]
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// The pairs, the mean score per game and the variance of a pair's score (as a fraction of 2
+    /// points), with every empty bin counted as 0.001 pairs when `regularize`, as fishtest does
+    /// for the LLR, so that a match where every pair ended alike still has a variance.
+    #[must_use]
+    pub fn mean_and_variance(&self, regularize: bool) -> (f64, f64, f64) {
+        let counts = self.counts.map(|c| if c == 0 && regularize { 1e-3 } else { f64::from(c) });
+        let n: f64 = counts.iter().sum();
+        let score = |i: usize| i as f64 / 4.0;
+        let mean = (0..5).map(|i| counts[i] * score(i)).sum::<f64>() / n;
+        let variance = (0..5).map(|i| counts[i] * (score(i) - mean).powi(2)).sum::<f64>() / n;
+        (n, mean, variance)
+    }
+
+    /// The Elo difference and its 95% interval from the pairs' variance.
+    #[must_use]
+    pub fn elo(&self) -> (Elo, Elo, Elo) {
+        let (pairs, mean, variance) = self.mean_and_variance(false);
+        let margin = Z95 * (variance / pairs.max(1.0)).sqrt();
+        (elo_of(mean), elo_of(mean - margin), elo_of(mean + margin))
+    }
+}
+
+/// The expected score of an Elo difference (the logistic model).
+#[must_use]
+pub fn score_of(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
 fn elo_of(score: f64) -> Elo {
     if score <= 0.0 {
         Elo(f64::NEG_INFINITY)
@@ -114,5 +166,37 @@ mod tests {
         assert_eq!(high.to_string(), "-686.6");
         let (elo, low, high) = Tally { wins: 0, draws: 100, losses: 0 }.elo();
         assert_eq!([elo, low, high].map(|e| e.to_string()), ["+0.0", "-67.7", "+67.7"]);
+    }
+
+    #[test]
+    fn pairs_are_binned_by_their_score() {
+        let mut pentanomial = Pentanomial::default();
+        pentanomial.add(0, 0); // LL
+        pentanomial.add(2, 0); // WL
+        pentanomial.add(1, 1); // DD
+        pentanomial.add(1, 2); // DW
+        assert_eq!(pentanomial.counts, [1, 0, 2, 1, 0]);
+        assert_eq!(pentanomial.pairs(), 4);
+    }
+
+    #[test]
+    fn pentanomial_elo_matches_an_independent_calculation() {
+        // Expected values from a separate short Python script (plain floats, no Damiera code):
+        // per-pair scores 0, .25, .5, .75, 1 weighted by the counts, mean mu and variance var,
+        // interval mu -+ 1.96 sqrt(var / pairs), each end through -400 log10(1/s - 1):
+        // [10, 40, 100, 50, 20] -> 23.7256 (1.4805 .. 46.1669)
+        // [30, 60, 100, 80, 40] -> 22.4464 (0.0446 .. 45.0364)
+        // [5, 20, 50, 20, 5]    -> 0 (-30.5324 .. 30.5324)
+        let cases = [
+            ([10, 40, 100, 50, 20], [23.7256, 1.4805, 46.1669]),
+            ([30, 60, 100, 80, 40], [22.4464, 0.0446, 45.0364]),
+            ([5, 20, 50, 20, 5], [0.0, -30.5324, 30.5324]),
+        ];
+        for (counts, expected) in cases {
+            let (elo, low, high) = Pentanomial { counts }.elo();
+            for (got, want) in [elo.0, low.0, high.0].into_iter().zip(expected) {
+                assert!((got - want).abs() < 1e-3, "{counts:?}: {got} against {want}");
+            }
+        }
     }
 }

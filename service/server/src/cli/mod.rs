@@ -9,9 +9,11 @@ mod elo;
 mod engine_match;
 mod health;
 mod hub;
+mod hub_engine;
 mod moves;
 mod perft;
 mod serve;
+mod sprt;
 
 use std::fmt;
 use std::io::{self, BufWriter, Write};
