@@ -361,3 +361,39 @@ fn an_sprt_stops_the_match_once_it_decides() {
     assert!(stdout.lines().last().is_some_and(|l| l.ends_with("H1 accepted")), "{stdout}");
     assert!(stderr.contains("H1 accepted"), "the deciding LLR is logged as it comes: {stderr}");
 }
+
+/// Whole games through pydraughts' `HubEngine`, a Hub client none of us wrote: every move the
+/// engine sends must be legal in pydraughts (tests/pydraughts/hub_games.py). pydraughts must be
+/// installed for `$DAMIERA_PYTHON` (or `python3`); `DAMIERA_SKIP_PYDRAUGHTS=1` skips the test where
+/// it cannot be (CI installs it).
+#[test]
+fn pydraughts_hub_engine_plays_whole_games_with_damiera() {
+    if std::env::var("DAMIERA_SKIP_PYDRAUGHTS").is_ok_and(|v| v == "1") {
+        eprintln!("DAMIERA_SKIP_PYDRAUGHTS=1: pydraughts Hub games skipped");
+        return;
+    }
+    let python = std::env::var("DAMIERA_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pydraughts/hub_games.py");
+    for variant in ["italian", "turkish"] {
+        let output = Command::new(&python)
+            .args([
+                script.as_os_str(),
+                env!("CARGO_BIN_EXE_damiera").as_ref(),
+                variant.as_ref(),
+                "4".as_ref(),
+                "3".as_ref(),
+            ])
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {python}: {e}"));
+        let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        if output.status.code() == Some(3) {
+            panic!(
+                "{}\nInstall pydraughts==0.6.7 for {python} (or set DAMIERA_PYTHON), or set DAMIERA_SKIP_PYDRAUGHTS=1.",
+                stderr.trim()
+            );
+        }
+        println!("{variant}:\n{stdout}");
+        assert!(output.status.success(), "{variant}: pydraughts found an illegal move or failed:\n{stdout}\n{stderr}");
+        assert!(stdout.contains("games played: 4"), "{variant}: {stdout}");
+    }
+}
