@@ -97,24 +97,23 @@ impl Pentanomial {
         self.counts.iter().sum()
     }
 
-    /// The pairs, the mean score per game and the variance of a pair's score (as a fraction of 2
-    /// points), with every empty bin counted as 0.001 pairs when `regularize`, as fishtest does
-    /// for the LLR, so that a match where every pair ended alike still has a variance.
+    /// The pairs and the frequency of each bin, every empty bin counted as 0.001 pairs, as
+    /// fishtest does for the LLR, so that no score has a likelihood of zero.
     #[must_use]
-    pub fn mean_and_variance(&self, regularize: bool) -> (f64, f64, f64) {
-        let counts = self.counts.map(|c| if c == 0 && regularize { 1e-3 } else { f64::from(c) });
+    pub fn frequencies(&self) -> (f64, [f64; 5]) {
+        let counts = self.counts.map(|c| if c == 0 { 1e-3 } else { f64::from(c) });
         let n: f64 = counts.iter().sum();
-        let score = |i: usize| i as f64 / 4.0;
-        let mean = (0..5).map(|i| counts[i] * score(i)).sum::<f64>() / n;
-        let variance = (0..5).map(|i| counts[i] * (score(i) - mean).powi(2)).sum::<f64>() / n;
-        (n, mean, variance)
+        (n, counts.map(|c| c / n))
     }
 
     /// The Elo difference and its 95% interval from the pairs' variance.
     #[must_use]
     pub fn elo(&self) -> (Elo, Elo, Elo) {
-        let (pairs, mean, variance) = self.mean_and_variance(false);
-        let margin = Z95 * (variance / pairs.max(1.0)).sqrt();
+        let pairs = f64::from(self.pairs().max(1));
+        let score = |i: usize| i as f64 / 4.0;
+        let mean = (0..5).map(|i| f64::from(self.counts[i]) * score(i)).sum::<f64>() / pairs;
+        let variance = (0..5).map(|i| f64::from(self.counts[i]) * (score(i) - mean).powi(2)).sum::<f64>() / pairs;
+        let margin = Z95 * (variance / pairs).sqrt();
         (elo_of(mean), elo_of(mean - margin), elo_of(mean + margin))
     }
 }

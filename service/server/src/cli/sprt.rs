@@ -1,12 +1,13 @@
 //! The sequential probability ratio test of `damiera match --sprt elo0,elo1`: play game pairs
 //! until the pairs say "at least elo1" (H1) or "at most elo0" (H0) with the error rates asked for.
 //!
-//! The log-likelihood ratio is the generalized SPRT of fishtest and fastchess on the pentanomial
-//! counts, in its normal approximation: with `s0`, `s1` the scores the two hypotheses expect
-//! (logistic Elo, [`score_of`]), `mu` the mean pair score and `var` its variance over `N` pairs,
-//! `LLR = N (s1 - s0) (2 mu - s0 - s1) / (2 var)`. Empty bins count as 0.001 pairs (fishtest's
-//! regularization, in `N` too), so that a clean sweep still decides. The bounds are Wald's:
-//! `ln(beta / (1 - alpha))` and `ln((1 - beta) / alpha)`.
+//! The log-likelihood ratio is the generalized SPRT of fishtest on the pentanomial counts, exact
+//! rather than its normal approximation (which says "decided" after a single won pair): for each
+//! hypothesis, the five-bin distribution most likely to give the observed pairs among those whose
+//! mean is the score the hypothesis expects (logistic Elo, [`score_of`]); the LLR is
+//! `N * sum p_i ln(q1_i / q0_i)` over the observed frequencies `p`. Empty bins count as 0.001 pairs
+//! (fishtest's regularization, in `N` too). The bounds are Wald's: `ln(beta / (1 - alpha))` and
+//! `ln((1 - beta) / alpha)`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -82,9 +83,10 @@ impl Sprt {
         if pairs.pairs() == 0 {
             return 0.0;
         }
-        let (n, mean, variance) = pairs.mean_and_variance(true);
-        let (s0, s1) = (score_of(self.hypotheses.elo0), score_of(self.hypotheses.elo1));
-        n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+        let (n, observed) = pairs.frequencies();
+        let q0 = most_likely_with_mean(&observed, score_of(self.hypotheses.elo0));
+        let q1 = most_likely_with_mean(&observed, score_of(self.hypotheses.elo1));
+        n * (0..5).map(|i| observed[i] * (q1[i] / q0[i]).ln()).sum::<f64>()
     }
 
     /// The verdict for an LLR.
@@ -109,6 +111,28 @@ impl Sprt {
     }
 }
 
+/// The distribution over pair scores 0, 1/4, ..., 1 that is most likely to give the `observed`
+/// frequencies (all positive) among those with mean `mean` (0 < mean < 1).
+///
+/// By Lagrange, `q_i = p_i / (1 + x (s_i - mean))` for the `x` where the weights `sum q_i = 1`,
+/// that is where `f(x) = sum p_i (s_i - mean) / (1 + x (s_i - mean))` is zero. `f` falls from
+/// +inf to -inf over the `x` that keep every `q_i` positive, so halving that interval finds it.
+fn most_likely_with_mean(observed: &[f64; 5], mean: f64) -> [f64; 5] {
+    let offset = |i: usize| i as f64 / 4.0 - mean;
+    let f = |x: f64| (0..5).map(|i| observed[i] * offset(i) / (1.0 + x * offset(i))).sum::<f64>();
+    let (mut low, mut high) = (-1.0 / offset(4), -1.0 / offset(0));
+    for _ in 0..200 {
+        let middle = (low + high) / 2.0;
+        if f(middle) > 0.0 {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    let x = (low + high) / 2.0;
+    std::array::from_fn(|i| observed[i] / (1.0 + x * offset(i)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,15 +152,17 @@ mod tests {
 
     #[test]
     fn the_llr_matches_an_independent_calculation() {
-        // From a separate short Python script: the same formula on plain floats, empty bins 1e-3
-        // (N is then their sum, 10.004 for the sweep).
+        // From a separate short Python script that solves for each hypothesis' most likely
+        // distribution by Newton's method (this code halves an interval), empty bins 1e-3.
         let cases = [
-            ([10, 40, 100, 50, 20], 0.0, 5.0, 0.825_146),
-            ([10, 40, 100, 50, 20], 0.0, 10.0, 1.455_374),
-            ([5, 20, 50, 20, 5], 0.0, 5.0, -0.051_769),
-            ([5, 20, 50, 20, 5], 0.0, 10.0, -0.206_991),
-            ([30, 60, 100, 80, 40], 0.0, 5.0, 0.764_335),
-            ([0, 0, 0, 0, 10], 0.0, 5.0, 190.608_293),
+            ([10, 40, 100, 50, 20], 0.0, 5.0, 0.816_450),
+            ([10, 40, 100, 50, 20], 0.0, 10.0, 1.443_155),
+            ([5, 20, 50, 20, 5], 0.0, 5.0, -0.051_739),
+            ([5, 20, 50, 20, 5], 0.0, 10.0, -0.206_512),
+            ([30, 60, 100, 80, 40], 0.0, 5.0, 0.753_028),
+            ([0, 0, 0, 0, 10], 0.0, 5.0, 0.142_904),
+            ([0, 0, 0, 0, 1], 0.0, 50.0, 0.133_837),
+            ([1, 3, 10, 4, 2], -5.0, 5.0, 0.182_119),
         ];
         for (counts, elo0, elo1, expected) in cases {
             let llr = sprt(elo0, elo1).llr(&Pentanomial { counts });
@@ -150,7 +176,11 @@ mod tests {
         assert_eq!(test.verdict(0.0), Verdict::Undecided);
         assert_eq!(test.verdict(3.0), Verdict::H1);
         assert_eq!(test.verdict(-3.0), Verdict::H0);
-        assert_eq!(test.report(&Pentanomial { counts: [0, 0, 0, 0, 10] }), "LLR 190.61 [-2.94, 2.94] H1 accepted");
+        // One won pair decides nothing (the normal approximation would say 17.8 here).
+        assert_eq!(
+            sprt(0.0, 50.0).report(&Pentanomial { counts: [0, 0, 0, 0, 1] }),
+            "LLR 0.13 [-2.94, 2.94] undecided"
+        );
         assert_eq!(test.report(&Pentanomial::default()), "LLR 0.00 [-2.94, 2.94] undecided");
     }
 
