@@ -57,14 +57,20 @@ impl Tally {
         let score = self.score();
         let mean_square = (f64::from(self.wins) + 0.25 * f64::from(self.draws)) / n;
         let deviation = (mean_square - score * score).max(0.0).sqrt();
-        let (low, high) = if deviation > 0.0 {
-            let margin = Z95 * deviation / n.sqrt();
-            (score - margin, score + margin)
-        } else {
-            wilson(score, n)
-        };
-        (elo_of(score), elo_of(low), elo_of(high))
+        elo_interval(score, deviation, n)
     }
+}
+
+/// A mean score over `n` trials with its standard deviation, as Elo with its 95% interval; the
+/// interval is Wilson's when the deviation is zero (every trial ended alike).
+fn elo_interval(score: f64, deviation: f64, n: f64) -> (Elo, Elo, Elo) {
+    let (low, high) = if deviation > 0.0 {
+        let margin = Z95 * deviation / n.sqrt();
+        (score - margin, score + margin)
+    } else {
+        wilson(score, n)
+    };
+    (elo_of(score), elo_of(low), elo_of(high))
 }
 
 /// The normal quantile of a two-sided 95% interval.
@@ -106,15 +112,15 @@ impl Pentanomial {
         (n, counts.map(|c| c / n))
     }
 
-    /// The Elo difference and its 95% interval from the pairs' variance.
+    /// The Elo difference and its 95% interval from the pairs' variance (Wilson's, over pairs,
+    /// when every pair ended alike).
     #[must_use]
     pub fn elo(&self) -> (Elo, Elo, Elo) {
         let pairs = f64::from(self.pairs().max(1));
         let score = |i: usize| i as f64 / 4.0;
         let mean = (0..5).map(|i| f64::from(self.counts[i]) * score(i)).sum::<f64>() / pairs;
         let variance = (0..5).map(|i| f64::from(self.counts[i]) * (score(i) - mean).powi(2)).sum::<f64>() / pairs;
-        let margin = Z95 * (variance / pairs).sqrt();
-        (elo_of(mean), elo_of(mean - margin), elo_of(mean + margin))
+        elo_interval(mean, variance.sqrt(), pairs)
     }
 }
 
@@ -197,5 +203,8 @@ mod tests {
                 assert!((got - want).abs() < 1e-3, "{counts:?}: {got} against {want}");
             }
         }
+        // Ten won pairs: Wilson's interval over ten trials, as for ten won games above.
+        let (elo, low, high) = Pentanomial { counts: [0, 0, 0, 0, 10] }.elo();
+        assert_eq!([elo, low, high].map(|e| e.to_string()), ["+inf", "+166.2", "+inf"]);
     }
 }
