@@ -1,10 +1,12 @@
-//! The damiera server as a library: the gRPC API, its rendering of boards, and the `serve` runtime.
+//! The damiera server as a library: the gRPC API, its rendering of boards, the `serve` runtime,
+//! and the Hub engine protocol (`damiera hub`).
 //!
 //! The `damiera` binary wires these into subcommands; the integration tests use the generated
 //! client from [`proto`] against a real server process.
 
 pub mod api;
 pub mod games;
+pub mod hub;
 pub mod proto;
 pub mod render;
 pub mod search_pool;

@@ -181,7 +181,7 @@ fn moves_json_marks_a_promotion_and_quiet_moves() {
 }
 
 /// Each of these is bad input: exit status 2, one line on stderr, nothing on stdout.
-const BAD_INPUT: [&[&str]; 26] = [
+const BAD_INPUT: [&[&str]; 31] = [
     &["perft", "--variant", "chess", "--depth", "2"],
     &["perft", "--variant", "italian", "--depth", "0"],
     &["perft", "--variant", "italian", "--depth", "21"],
@@ -202,6 +202,11 @@ const BAD_INPUT: [&[&str]; 26] = [
     &["match", "--variant", "italian", "--games", "2", "--b", "speed=3"],
     &["match", "--variant", "italian", "--games", "2", "--b", "lmr=maybe"],
     &["match", "--variant", "italian", "--games", "2", "--openings", "/nonexistent/openings.txt"],
+    &["match", "--variant", "italian", "--games", "2", "--a", "hub="],
+    &["match", "--variant", "italian", "--games", "2", "--a", "hub=damiera hub,lmr=off"],
+    &["match", "--variant", "italian", "--games", "2", "--a", "param.book=false"],
+    &["match", "--variant", "italian", "--games", "2", "--sprt", "5,0"],
+    &["match", "--variant", "italian", "--games", "2", "--sprt", "0,5", "--alpha", "0.7"],
     &["moves", "--variant", "italian", "--fen", "W:W2\n1\r:B1"],
     &["moves", "--variant", "italian", "--fen"],
     &["moves", "--variant", "italian", "--jsn"],

@@ -4,6 +4,11 @@
 //! at both ends. When every game ended alike (a clean sweep, say) that error is zero and says
 //! nothing, so the interval is then Wilson's for a proportion: 200 wins out of 200 put the low end
 //! at +686.6 Elo, not at infinity. A score of 0% or 100% itself has no finite Elo and says so.
+//!
+//! [`Pentanomial`] counts game pairs (one opening, colours swapped) by their score, 0 to 2 in
+//! halves, as fishtest and fastchess do: the pair, not the game, is the independent trial, so
+//! its variance (smaller when an opening favours one colour) gives the truer interval. Elo is
+//! logistic throughout: a score `s` is `-400 log10(1/s - 1)`.
 
 use std::fmt;
 
@@ -52,14 +57,20 @@ impl Tally {
         let score = self.score();
         let mean_square = (f64::from(self.wins) + 0.25 * f64::from(self.draws)) / n;
         let deviation = (mean_square - score * score).max(0.0).sqrt();
-        let (low, high) = if deviation > 0.0 {
-            let margin = Z95 * deviation / n.sqrt();
-            (score - margin, score + margin)
-        } else {
-            wilson(score, n)
-        };
-        (elo_of(score), elo_of(low), elo_of(high))
+        elo_interval(score, deviation, n)
     }
+}
+
+/// A mean score over `n` trials with its standard deviation, as Elo with its 95% interval; the
+/// interval is Wilson's when the deviation is zero (every trial ended alike).
+fn elo_interval(score: f64, deviation: f64, n: f64) -> (Elo, Elo, Elo) {
+    let (low, high) = if deviation > 0.0 {
+        let margin = Z95 * deviation / n.sqrt();
+        (score - margin, score + margin)
+    } else {
+        wilson(score, n)
+    };
+    (elo_of(score), elo_of(low), elo_of(high))
 }
 
 /// The normal quantile of a two-sided 95% interval.
@@ -71,6 +82,52 @@ fn wilson(p: f64, n: f64) -> (f64, f64) {
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
     (centre - half, centre + half)
+}
+
+/// Game pairs by the first engine's score in the pair: LL, LD+DL, DD+WL+LW, WD+DW, WW.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    /// Pairs that scored 0, ½, 1, 1½ and 2 points.
+    pub counts: [u32; 5],
+}
+
+impl Pentanomial {
+    /// Counts one pair from its games' scores in half points (0 loss, 1 draw, 2 win).
+    pub fn add(&mut self, first: u8, second: u8) {
+        self.counts[usize::from(first + second)] += 1;
+    }
+
+    /// Pairs counted.
+    #[must_use]
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// The pairs and the frequency of each bin, every empty bin counted as 0.001 pairs, as
+    /// fishtest does for the LLR, so that no score has a likelihood of zero.
+    #[must_use]
+    pub fn frequencies(&self) -> (f64, [f64; 5]) {
+        let counts = self.counts.map(|c| if c == 0 { 1e-3 } else { f64::from(c) });
+        let n: f64 = counts.iter().sum();
+        (n, counts.map(|c| c / n))
+    }
+
+    /// The Elo difference and its 95% interval from the pairs' variance (Wilson's, over pairs,
+    /// when every pair ended alike).
+    #[must_use]
+    pub fn elo(&self) -> (Elo, Elo, Elo) {
+        let pairs = f64::from(self.pairs().max(1));
+        let score = |i: usize| i as f64 / 4.0;
+        let mean = (0..5).map(|i| f64::from(self.counts[i]) * score(i)).sum::<f64>() / pairs;
+        let variance = (0..5).map(|i| f64::from(self.counts[i]) * (score(i) - mean).powi(2)).sum::<f64>() / pairs;
+        elo_interval(mean, variance.sqrt(), pairs)
+    }
+}
+
+/// The expected score of an Elo difference (the logistic model).
+#[must_use]
+pub fn score_of(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
 fn elo_of(score: f64) -> Elo {
@@ -114,5 +171,40 @@ mod tests {
         assert_eq!(high.to_string(), "-686.6");
         let (elo, low, high) = Tally { wins: 0, draws: 100, losses: 0 }.elo();
         assert_eq!([elo, low, high].map(|e| e.to_string()), ["+0.0", "-67.7", "+67.7"]);
+    }
+
+    #[test]
+    fn pairs_are_binned_by_their_score() {
+        let mut pentanomial = Pentanomial::default();
+        pentanomial.add(0, 0); // LL
+        pentanomial.add(2, 0); // WL
+        pentanomial.add(1, 1); // DD
+        pentanomial.add(1, 2); // DW
+        assert_eq!(pentanomial.counts, [1, 0, 2, 1, 0]);
+        assert_eq!(pentanomial.pairs(), 4);
+    }
+
+    #[test]
+    fn pentanomial_elo_matches_an_independent_calculation() {
+        // Expected values from a separate short Python script (plain floats, no Damiera code):
+        // per-pair scores 0, .25, .5, .75, 1 weighted by the counts, mean mu and variance var,
+        // interval mu -+ 1.96 sqrt(var / pairs), each end through -400 log10(1/s - 1):
+        // [10, 40, 100, 50, 20] -> 23.7256 (1.4805 .. 46.1669)
+        // [30, 60, 100, 80, 40] -> 22.4464 (0.0446 .. 45.0364)
+        // [5, 20, 50, 20, 5]    -> 0 (-30.5324 .. 30.5324)
+        let cases = [
+            ([10, 40, 100, 50, 20], [23.7256, 1.4805, 46.1669]),
+            ([30, 60, 100, 80, 40], [22.4464, 0.0446, 45.0364]),
+            ([5, 20, 50, 20, 5], [0.0, -30.5324, 30.5324]),
+        ];
+        for (counts, expected) in cases {
+            let (elo, low, high) = Pentanomial { counts }.elo();
+            for (got, want) in [elo.0, low.0, high.0].into_iter().zip(expected) {
+                assert!((got - want).abs() < 1e-3, "{counts:?}: {got} against {want}");
+            }
+        }
+        // Ten won pairs: Wilson's interval over ten trials, as for ten won games above.
+        let (elo, low, high) = Pentanomial { counts: [0, 0, 0, 0, 10] }.elo();
+        assert_eq!([elo, low, high].map(|e| e.to_string()), ["+inf", "+166.2", "+inf"]);
     }
 }

@@ -1,11 +1,16 @@
 //! `damiera match`: engine against engine, every opening played with both colours, on clocks;
-//! prints wins, draws and losses, the score and the Elo difference with its 95% interval.
+//! prints wins, draws and losses, the score and the Elo difference with its 95% interval, and the
+//! same from game pairs (pentanomial); with `--sprt elo0,elo1` it stops once the test decides.
 //!
 //! An engine is described as `key=value` pairs: `level=12,depth=6`, `nodes=20000`,
 //! `move-time=100`, `threads=1`, `hash=16`, `eval=material` for the material-only baseline, and
-//! `lmr=off` or `aspiration=off` to measure a technique against its absence. Games run
-//! `--concurrency` at a time; a game that runs past the ply limit is adjudicated a draw, and one
-//! whose engine overstepped its clock is lost.
+//! `lmr=off` or `aspiration=off` to measure a technique against its absence. `hub=PATH ARGS`
+//! makes it an outside engine that speaks Hub (a baseline build: `hub=/path/to/damiera hub`);
+//! its `hash`, `threads`, `level` and `param.NAME=VALUE` are sent as Hub parameters, its `depth`,
+//! `nodes` and `move-time` with the clock in each `level` line. Games run `--concurrency` at a
+//! time, with one process per Hub engine per slot; a game that runs past the ply limit is
+//! adjudicated a draw, and one whose engine overstepped its clock, crashed, hung or sent an
+//! illegal move is lost (the reason goes to standard error, and the engine is restarted).
 
 use std::io::{IsTerminal, Write};
 use std::str::FromStr;
@@ -16,9 +21,11 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use damiera_engine::pdn::{self, GameResult};
 use damiera_engine::search::{search_with, Clock, Evaluation, Limits, Options, TranspositionTable};
-use damiera_engine::{Color, Game, Outcome, Variant};
+use damiera_engine::{Color, Game, Move, Outcome, Variant};
 
-use super::elo::Tally;
+use super::elo::{Pentanomial, Tally};
+use super::hub_engine::{level_line, HubEngine, Setup};
+use super::sprt::{Hypotheses, Sprt, Verdict};
 use super::Failure;
 
 /// Plies after which a game is adjudicated a draw.
@@ -51,6 +58,23 @@ pub struct MatchArgs {
     /// Save every game to this PDN file.
     #[arg(long)]
     pdn: Option<std::path::PathBuf>,
+    /// Stop when the SPRT of "A is ELO0 stronger at most" against "ELO1 at least" decides
+    /// (logistic Elo, game pairs); --games is then the most games to play.
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<Hypotheses>,
+    /// The SPRT's chance of accepting ELO1 when ELO0 holds.
+    #[arg(long, default_value_t = 0.05, value_parser = probability)]
+    alpha: f64,
+    /// The SPRT's chance of accepting ELO0 when ELO1 holds.
+    #[arg(long, default_value_t = 0.05, value_parser = probability)]
+    beta: f64,
+}
+
+fn probability(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if p > 0.0 && p < 0.5 => Ok(p),
+        _ => Err(format!("'{text}' is not a probability between 0 and 0.5")),
+    }
 }
 
 /// A clock setting: base time and increment.
@@ -89,6 +113,24 @@ pub struct EngineSpec {
     move_time: Option<Duration>,
     /// Transposition table size in MiB.
     hash: usize,
+    /// For an outside engine: its command line (`hub=PATH ARGS`).
+    hub: Option<Vec<String>>,
+    /// For an outside engine: `param.NAME=VALUE` settings sent as they are.
+    params: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    /// The Hub parameters of an outside engine: the table, threads and level as set (or by
+    /// default, the same as an internal engine's), then the `param.` settings.
+    fn hub_params(&self) -> Vec<(String, String)> {
+        let mut params = vec![
+            ("hash".to_string(), self.hash.to_string()),
+            ("threads".to_string(), self.options.threads.to_string()),
+            ("level".to_string(), self.options.level.to_string()),
+        ];
+        params.extend(self.params.iter().cloned());
+        params
+    }
 }
 
 impl FromStr for EngineSpec {
@@ -102,7 +144,10 @@ impl FromStr for EngineSpec {
             nodes: None,
             move_time: None,
             hash: 16,
+            hub: None,
+            params: Vec::new(),
         };
+        let mut internal_only = None;
         for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = pair.split_once('=').ok_or_else(|| format!("'{pair}' is not key=value"))?;
             let number = |max: u64| match value.parse::<u64>() {
@@ -114,7 +159,20 @@ impl FromStr for EngineSpec {
                 "off" => Ok(false),
                 _ => Err(format!("{key}={value}: expected on or off")),
             };
+            if matches!(key, "eval" | "lmr" | "aspiration") {
+                internal_only = Some(key);
+            }
             match key {
+                "hub" => {
+                    let command: Vec<String> = value.split_whitespace().map(str::to_string).collect();
+                    if command.is_empty() {
+                        return Err("hub=: expected the engine's command, e.g. hub=/path/to/damiera hub".into());
+                    }
+                    spec.hub = Some(command);
+                }
+                _ if key.starts_with("param.") => {
+                    spec.params.push((key["param.".len()..].to_string(), value.to_string()))
+                }
                 "level" => spec.options.level = number(20)? as u8,
                 "threads" => spec.options.threads = number(256)? as usize,
                 "depth" => spec.depth = Some(number(100)? as u32),
@@ -132,12 +190,19 @@ impl FromStr for EngineSpec {
                 "aspiration" => spec.options.techniques.aspiration_windows = switch()?,
                 _ => {
                     return Err(format!(
-                        "unknown engine setting '{key}' (level, threads, depth, nodes, move-time, hash, eval, lmr, aspiration)"
-                    ))
+                    "unknown engine setting '{key}' (hub, param.NAME, level, threads, depth, nodes, move-time, hash, \
+                         eval, lmr, aspiration)"
+                ))
                 }
             }
         }
-        Ok(spec)
+        match (&spec.hub, internal_only) {
+            (Some(_), Some(key)) => {
+                Err(format!("{key}= is for the internal engine; a Hub engine takes param.NAME=VALUE"))
+            }
+            (None, _) if !spec.params.is_empty() => Err("param.NAME= is for a Hub engine (hub=PATH)".into()),
+            _ => Ok(spec),
+        }
     }
 }
 
@@ -151,32 +216,104 @@ struct Played {
     a_white: bool,
 }
 
+impl Played {
+    /// The first engine's score in half points: 2 a win, 1 a draw, 0 a loss.
+    fn a_halves(&self) -> u8 {
+        match (self.result, self.a_white) {
+            (GameResult::WhiteWins, true) | (GameResult::BlackWins, false) => 2,
+            (GameResult::WhiteWins | GameResult::BlackWins, _) => 0,
+            _ => 1,
+        }
+    }
+}
+
+/// The results as they come in.
+struct Results {
+    /// Wins, draws and losses of the first engine.
+    tally: Tally,
+    /// Each finished game's score for the first engine, in half points, by game index: a pair
+    /// (games 2k and 2k + 1, one opening) is counted when its second game ends.
+    halves: Vec<Option<u8>>,
+    /// The finished pairs.
+    pairs: Pentanomial,
+}
+
+impl Results {
+    /// Records game `index`; true when it completes a pair.
+    fn record(&mut self, index: usize, halves: u8) -> bool {
+        match halves {
+            2 => self.tally.wins += 1,
+            1 => self.tally.draws += 1,
+            _ => self.tally.losses += 1,
+        }
+        self.halves[index] = Some(halves);
+        match self.halves.get(index ^ 1) {
+            Some(&Some(partner)) => {
+                self.pairs.add(halves, partner);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The Hub engines of one game slot (the first engine's, the second's), started when first needed
+/// and kept from game to game.
+#[derive(Default)]
+struct Slot {
+    /// By engine: 0 the first (`--a`), 1 the second.
+    engines: [Option<HubEngine>; 2],
+}
+
+impl Slot {
+    /// Engine `which`'s process, started now if it is not running.
+    fn engine(&mut self, which: usize, spec: &EngineSpec, variant: Variant) -> Result<&mut HubEngine, String> {
+        let command = spec.hub.as_deref().expect("only Hub engines have a process");
+        match &mut self.engines[which] {
+            Some(engine) => Ok(engine),
+            empty @ None => {
+                let params = spec.hub_params();
+                Ok(empty.insert(HubEngine::start(command, &Setup { variant, params: &params })?))
+            }
+        }
+    }
+}
+
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), Failure> {
     let openings = read_openings(args)?;
+    let sprt = args.sprt.map(|hypotheses| Sprt { hypotheses, alpha: args.alpha, beta: args.beta });
     let total = args.games as usize;
     let next = AtomicUsize::new(0);
+    let decided = AtomicBool::new(false);
     let played: Mutex<Vec<Option<Played>>> = Mutex::new((0..total).map(|_| None).collect());
-    let tally = Mutex::new(Tally::default());
+    let results =
+        Mutex::new(Results { tally: Tally::default(), halves: vec![None; total], pairs: Pentanomial::default() });
     let progress = std::io::stderr().is_terminal();
     std::thread::scope(|scope| {
         for _ in 0..args.concurrency {
             scope.spawn(|| {
-                while let Some(index) = Some(next.fetch_add(1, Ordering::Relaxed)).filter(|&i| i < total) {
-                    let game = play_game(args, &openings[index / 2 % openings.len()], index);
-                    let mut tally = tally.lock().expect("no thread panics holding it");
-                    let a_scored = match (game.result, game.a_white) {
-                        (GameResult::Draw, _) => None,
-                        (GameResult::WhiteWins, a_white) => Some(a_white),
-                        (_, a_white) => Some(!a_white),
-                    };
-                    match a_scored {
-                        None => tally.draws += 1,
-                        Some(true) => tally.wins += 1,
-                        Some(false) => tally.losses += 1,
+                let mut slot = Slot::default();
+                while let Some(index) = Some(next.fetch_add(1, Ordering::Relaxed))
+                    .filter(|&i| i < total && !decided.load(Ordering::Relaxed))
+                {
+                    let game = play_game(args, &openings[index / 2 % openings.len()], index, &mut slot);
+                    let mut results = results.lock().expect("no thread panics holding it");
+                    let paired = results.record(index, game.a_halves());
+                    if let (Some(sprt), true) = (&sprt, paired) {
+                        let verdict = sprt.verdict(sprt.llr(&results.pairs));
+                        if verdict != Verdict::Undecided {
+                            decided.store(true, Ordering::Relaxed);
+                        }
+                        // A line now and then, and the deciding one, for logs; the progress bar
+                        // shows every pair.
+                        if !progress && (results.pairs.pairs() % 10 == 0 || verdict != Verdict::Undecided) {
+                            eprintln!("sprt: {} pairs, {}", results.pairs.pairs(), sprt.report(&results.pairs));
+                        }
                     }
                     if progress {
-                        draw_progress(&tally, total);
+                        draw_progress(&results, total, sprt.as_ref());
                     }
+                    drop(results);
                     played.lock().expect("no thread panics holding it")[index] = Some(game);
                 }
             });
@@ -185,15 +322,37 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), Failure> {
     if progress {
         eprintln!();
     }
-    let tally = tally.into_inner().expect("threads are done");
+    let results = results.into_inner().expect("threads are done");
+    write_report(args, &results, sprt.as_ref(), out)?;
+    if let Some(path) = &args.pdn {
+        let games = played.into_inner().expect("threads are done");
+        write_pdn(args, path, games.into_iter().flatten())?;
+    }
+    Ok(())
+}
+
+fn write_report(args: &MatchArgs, results: &Results, sprt: Option<&Sprt>, out: &mut impl Write) -> Result<(), Failure> {
+    let tally = &results.tally;
     let (elo, low, high) = tally.elo();
     writeln!(out, "{} vs {}, {} games, {}", args.a.text, args.b.text, tally.games(), args.variant)?;
     writeln!(out, "wins {} draws {} losses {}", tally.wins, tally.draws, tally.losses)?;
     writeln!(out, "score {:.1}%", 100.0 * tally.score())?;
     writeln!(out, "elo {elo} (95%: {low} .. {high})")?;
-    if let Some(path) = &args.pdn {
-        let games = played.into_inner().expect("threads are done");
-        write_pdn(args, path, games.into_iter().flatten())?;
+    let [ll, ld, dd, wd, ww] = results.pairs.counts;
+    writeln!(out, "pairs {}: LL {ll} LD+DL {ld} DD+WL+LW {dd} WD+DW {wd} WW {ww}", results.pairs.pairs())?;
+    if results.pairs.pairs() > 0 {
+        let (elo, low, high) = results.pairs.elo();
+        writeln!(out, "pair elo {elo} (95%: {low} .. {high})")?;
+    }
+    if let Some(sprt) = sprt {
+        let Hypotheses { elo0, elo1 } = sprt.hypotheses;
+        writeln!(
+            out,
+            "sprt elo0 {elo0} elo1 {elo1} (logistic) alpha {} beta {}: {}",
+            sprt.alpha,
+            sprt.beta,
+            sprt.report(&results.pairs)
+        )?;
     }
     Ok(())
 }
@@ -224,43 +383,61 @@ fn read_openings(args: &MatchArgs) -> Result<Vec<Vec<String>>, Failure> {
 }
 
 /// Plays game `index` of the match from `opening`: the first engine has White in even games.
-fn play_game(args: &MatchArgs, opening: &[String], index: usize) -> Played {
+fn play_game(args: &MatchArgs, opening: &[String], index: usize, slot: &mut Slot) -> Played {
     let a_white = index % 2 == 0;
     let mut game = Game::new(args.variant);
     for text in opening {
         game.play(text).expect("openings were checked when read");
     }
-    let engines = if a_white { [&args.a, &args.b] } else { [&args.b, &args.a] };
-    let tables = engines.map(|e| TranspositionTable::new(e.hash));
+    // Engine 0 is the first (--a), 1 the second; seats are by colour.
+    let specs = [&args.a, &args.b];
+    let seats = if a_white { [0, 1] } else { [1, 0] };
+    let tables = seats.map(|e| specs[e].hub.is_none().then(|| TranspositionTable::new(specs[e].hash)));
     let mut clocks = [args.tc.base; 2];
     let stop = AtomicBool::new(false);
-    let mut flagged = None;
-    while game.outcome() == Outcome::Ongoing && game.ply() < MAX_PLIES {
-        let side = game.position().turn().index();
-        let engine = engines[side];
-        let limits = Limits {
-            depth: engine.depth,
-            nodes: engine.nodes,
-            move_time: engine.move_time,
-            clock: Some(Clock { remaining: clocks[side], increment: args.tc.increment }),
-        };
-        // A weak level's choices vary from game to game, and replay the same for the same game.
-        let options = Options { seed: index as u64, ..engine.options };
-        let (current, history) = game.positions().split_last().expect("a game has a position");
-        let started = Instant::now();
-        let result = search_with(current, history, &limits, &options, &tables[side], &stop, |_| {});
-        let spent = started.elapsed();
-        if spent > clocks[side] {
-            flagged = Some(game.position().turn());
-            break;
+    let increment = args.tc.increment;
+    // The side that lost by its clock or a fault, with the fault.
+    let mut lost: Option<(Color, Option<String>)> = None;
+    for color in [Color::White, Color::Black] {
+        let which = seats[color.index()];
+        if specs[which].hub.is_some() && lost.is_none() {
+            if let Err(fault) = slot.engine(which, specs[which], args.variant).and_then(HubEngine::new_game) {
+                lost = Some((color, Some(fault)));
+            }
         }
-        clocks[side] = clocks[side] - spent + args.tc.increment;
-        let best = result.best_move.expect("an ongoing game has a legal move");
-        game.play_move(&best).expect("the search plays legal moves");
     }
-    let result = match (flagged, game.outcome()) {
-        (Some(Color::White), _) => GameResult::BlackWins,
-        (Some(Color::Black), _) => GameResult::WhiteWins,
+    while lost.is_none() && game.outcome() == Outcome::Ongoing && game.ply() < MAX_PLIES {
+        let turn = game.position().turn();
+        let (side, which) = (turn.index(), seats[turn.index()]);
+        let spec = specs[which];
+        let choice = match &tables[side] {
+            Some(table) => Ok(internal_move(spec, &game, clocks[side], increment, index, table, &stop)),
+            None => {
+                let level = level_line(spec.depth, spec.nodes, spec.move_time, clocks[side], increment);
+                slot.engine(which, spec, args.variant).and_then(|engine| engine.choose(&game, &level, clocks[side]))
+            }
+        };
+        match choice {
+            Ok((mv, spent)) if spent <= clocks[side] => {
+                clocks[side] = clocks[side] - spent + increment;
+                game.play_move(&mv).expect("both kinds of engine give legal moves");
+            }
+            Ok(_) => lost = Some((turn, None)),
+            Err(fault) => lost = Some((turn, Some(fault))),
+        }
+    }
+    if let Some((color, Some(fault))) = &lost {
+        let which = seats[color.index()];
+        eprintln!(
+            "damiera match: game {}: {} ({color:?}) loses: {fault}; it is restarted",
+            index + 1,
+            specs[which].text
+        );
+        slot.engines[which] = None;
+    }
+    let result = match (lost, game.outcome()) {
+        (Some((Color::White, _)), _) => GameResult::BlackWins,
+        (Some((Color::Black, _)), _) => GameResult::WhiteWins,
         // A game still going at the ply limit is adjudicated a draw.
         (None, outcome) => match GameResult::from_outcome(outcome) {
             GameResult::Unfinished => GameResult::Draw,
@@ -270,12 +447,38 @@ fn play_game(args: &MatchArgs, opening: &[String], index: usize) -> Played {
     Played { game, result, a_white }
 }
 
-fn draw_progress(tally: &Tally, total: usize) {
+/// The internal engine's move on its clock, and the time it took.
+fn internal_move(
+    spec: &EngineSpec,
+    game: &Game,
+    clock: Duration,
+    increment: Duration,
+    index: usize,
+    table: &TranspositionTable,
+    stop: &AtomicBool,
+) -> (Move, Duration) {
+    let limits = Limits {
+        depth: spec.depth,
+        nodes: spec.nodes,
+        move_time: spec.move_time,
+        clock: Some(Clock { remaining: clock, increment }),
+    };
+    // A weak level's choices vary from game to game, and replay the same for the same game.
+    let options = Options { seed: index as u64, ..spec.options };
+    let (current, history) = game.positions().split_last().expect("a game has a position");
+    let started = Instant::now();
+    let result = search_with(current, history, &limits, &options, table, stop, |_| {});
+    (result.best_move.expect("an ongoing game has a legal move"), started.elapsed())
+}
+
+fn draw_progress(results: &Results, total: usize, sprt: Option<&Sprt>) {
+    let tally = &results.tally;
     let done = tally.games() as usize;
     let width = 30;
     let filled = done * width / total.max(1);
+    let sprt = sprt.map(|sprt| format!("  {}", sprt.report(&results.pairs))).unwrap_or_default();
     eprint!(
-        "\r[{}{}] {done}/{total}  +{} ={} -{}",
+        "\r[{}{}] {done}/{total}  +{} ={} -{}{sprt}",
         "#".repeat(filled),
         " ".repeat(width - filled),
         tally.wins,

@@ -8,9 +8,12 @@ mod bestmove;
 mod elo;
 mod engine_match;
 mod health;
+mod hub;
+mod hub_engine;
 mod moves;
 mod perft;
 mod serve;
+mod sprt;
 
 use std::fmt;
 use std::io::{self, BufWriter, Write};
@@ -40,6 +43,8 @@ enum Command {
     Bestmove(bestmove::BestmoveArgs),
     /// Search a fixed set of positions: the node count is the search's signature.
     Bench(bench::BenchArgs),
+    /// Speak the Hub engine protocol (Scan's) on standard input and output, for GUIs and matches.
+    Hub,
     /// Play engine against engine and measure the difference in Elo.
     Match(Box<engine_match::MatchArgs>),
     /// Serve the rules and the engine over gRPC (and gRPC-Web) until SIGINT or SIGTERM.
@@ -113,6 +118,10 @@ impl From<io::Error> for Failure {
 
 /// Runs the parsed command line, writing its output to standard output.
 pub fn run(cli: Cli) -> Result<(), Failure> {
+    // The Hub session writes from its search thread too: it must not find standard output locked.
+    if matches!(cli.command, Command::Hub) {
+        return hub::run();
+    }
     // Buffered: perft --divide and moves write many short lines.
     let mut out = BufWriter::new(io::stdout().lock());
     match cli.command {
@@ -121,6 +130,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Bestmove(args) => bestmove::run(&args, &mut out)?,
         Command::Bench(args) => bench::run(&args, &mut out)?,
         Command::Match(args) => engine_match::run(&args, &mut out)?,
+        Command::Hub => unreachable!("the Hub session runs above"),
         Command::Serve(args) => serve::run(*args)?,
         Command::Health(args) => health::run(&args, &mut out)?,
     }
@@ -199,7 +209,7 @@ mod tests {
         let message = one_line(&parse_error(&["damiera"]));
         assert_eq!(
             message,
-            "a subcommand is required (perft, moves, bestmove, bench, match, serve, health); see 'damiera --help'"
+            "a subcommand is required (perft, moves, bestmove, bench, hub, match, serve, health); see 'damiera --help'"
         );
     }
 
