@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use damiera_engine::search::{Line, Score};
-use damiera_engine::{fen, notation, Color, DrawReason, Move, Outcome, Position, Role, Variant, WinReason};
+use damiera_engine::{fen, notation, Color, DrawReason, Move, Outcome, Position, PieceKind, Variant, WinReason};
 
 use super::ApiError;
 use crate::proto as pb;
@@ -60,9 +60,9 @@ pub fn position_to_pb(position: &Position) -> pb::Position {
         .map(|(square, piece)| pb::Piece {
             square: variant.square_name(square),
             color: color_to_pb(piece.color).into(),
-            kind: match piece.role {
-                Role::Man => pb::PieceKind::Man,
-                Role::King => pb::PieceKind::King,
+            kind: match piece.kind {
+                PieceKind::Man => pb::PieceKind::Man,
+                PieceKind::King => pb::PieceKind::King,
             }
             .into(),
         })
@@ -81,17 +81,13 @@ pub fn move_to_pb(variant: Variant, mv: &Move) -> pb::Move {
     let from = name(mv.from());
     let path: Vec<String> = mv.landings().iter().map(|&square| name(square)).collect();
     let to = path.last().cloned().unwrap_or_default();
-    let mut short_notation = String::with_capacity(from.len() + 1 + to.len());
-    short_notation.push_str(&from);
-    short_notation.push(if mv.is_capture() { 'x' } else { '-' });
-    short_notation.push_str(&to);
     let captures = match mv.captures_in_order(variant) {
         Some(order) => order.into_iter().map(name).collect(),
         None => mv.captured().into_iter().map(name).collect(),
     };
     pb::Move {
         notation: notation::write(variant, mv),
-        short_notation,
+        short_notation: notation::write_short(variant, mv),
         from,
         to,
         path,

@@ -115,7 +115,7 @@ impl FromStr for EngineSpec {
                 _ => Err(format!("{key}={value}: expected on or off")),
             };
             match key {
-                "level" => spec.options.level = number(20)? as u8,
+                "level" => spec.options.level = number(u64::from(damiera_engine::search::skill::FULL_STRENGTH))? as u8,
                 "threads" => spec.options.threads = number(256)? as usize,
                 "depth" => spec.depth = Some(number(100)? as u32),
                 "nodes" => spec.nodes = Some(number(u64::MAX)?),
