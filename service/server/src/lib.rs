@@ -1,4 +1,5 @@
-//! The damiera server as a library: the gRPC API, its rendering of boards, and the `serve` runtime.
+//! The damiera server as a library: the gRPC API ([`api`], the wire) over the hosted games
+//! ([`games`], the domain) and the [`search`] pool, its rendering of boards, and the `serve` runtime.
 //!
 //! The `damiera` binary wires these into subcommands; the integration tests use the generated
 //! client from [`proto`] against a real server process.
@@ -7,5 +8,5 @@ pub mod api;
 pub mod games;
 pub mod proto;
 pub mod render;
-pub mod search_pool;
+pub mod search;
 pub mod serve;
