@@ -225,7 +225,7 @@ fn read_openings(args: &MatchArgs) -> Result<Vec<Vec<String>>, Failure> {
 
 /// Plays game `index` of the match from `opening`: the first engine has White in even games.
 fn play_game(args: &MatchArgs, opening: &[String], index: usize) -> Played {
-    let a_white = index % 2 == 0;
+    let a_white = index.is_multiple_of(2);
     let mut game = Game::new(args.variant);
     for text in opening {
         game.play(text).expect("openings were checked when read");
