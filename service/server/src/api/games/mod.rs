@@ -62,11 +62,11 @@ impl GameApi {
         let token = bearer_token(request.metadata())?;
         Ok(self.host.act(id, Actor::Token(token), &action).await?)
     }
+}
 
-    /// `CreateGame` and `ImportGame`'s answer.
-    fn made(&self, new: NewGame) -> (Option<pb::Game>, String, String) {
-        (Some(game_to_pb(&new.stored, &new.replayed)), new.white_token, new.black_token)
-    }
+/// `CreateGame` and `ImportGame`'s answer: the game and its seats' tokens.
+fn made(new: NewGame) -> (Option<pb::Game>, String, String) {
+    (Some(game_to_pb(&new.stored, &new.replayed)), new.white_token, new.black_token)
 }
 
 /// The seat token a call carries, as `authorization: Bearer <token>`.
@@ -100,7 +100,7 @@ impl GameService for GameApi {
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
         let new = create::new_game(&self.host, &self.caps, request.get_ref()).await?;
-        let (game, white_token, black_token) = self.made(new);
+        let (game, white_token, black_token) = made(new);
         Ok(Response::new(pb::CreateGameResponse { game, white_token, black_token }))
     }
 
@@ -194,7 +194,7 @@ impl GameService for GameApi {
         request: Request<pb::ImportGameRequest>,
     ) -> Result<Response<pb::ImportGameResponse>, Status> {
         let new = create::import_game(&self.host, &self.caps, request.get_ref(), self.settings.max_pdn_bytes).await?;
-        let (game, white_token, black_token) = self.made(new);
+        let (game, white_token, black_token) = made(new);
         Ok(Response::new(pb::ImportGameResponse { game, white_token, black_token }))
     }
 }
