@@ -1,4 +1,4 @@
-//! Who owns a piece ([`Color`]) and what it is ([`Role`], [`Piece`]).
+//! Who owns a piece ([`Color`]) and what it is ([`PieceKind`], [`Piece`]).
 
 use std::fmt;
 
@@ -70,26 +70,26 @@ impl fmt::Display for Color {
 
 /// Whether a piece is a man or a king.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Role {
+pub enum PieceKind {
     /// A plain piece: moves forward only (sideways too in Turkish).
     Man,
     /// A promoted piece: moves in every direction of its rule family.
     King,
 }
 
-/// A piece on the board: its owner and its role.
+/// A piece on the board: its owner and its kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Piece {
     /// The player who owns the piece.
     pub color: Color,
     /// Man or king.
-    pub role: Role,
+    pub kind: PieceKind,
 }
 
 impl Piece {
     /// Index for Zobrist tables: white man, white king, black man, black king.
     #[must_use]
     pub fn index(self) -> usize {
-        self.color.index() * 2 + self.role as usize
+        self.color.index() * 2 + self.kind as usize
     }
 }

@@ -13,7 +13,7 @@
 //! ```
 
 use crate::position::{check_piece, SetupError};
-use crate::{Color, Piece, Position, Role, Square, SquareError, Variant};
+use crate::{Color, Piece, PieceKind, Position, Square, SquareError, Variant};
 
 /// Why a FEN was refused, with the token at fault.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -69,13 +69,13 @@ pub fn parse(variant: Variant, text: &str) -> Result<Position, FenError> {
         }
         seen_colors.push(color);
         for token in chars.as_str().split(',').map(str::trim).filter(|t| !t.is_empty()) {
-            for (square, role) in parse_piece_token(variant, token)? {
+            for (square, kind) in parse_piece_token(variant, token)? {
                 if occupied & 1 << square.index() != 0 {
                     let name = variant.square_name(square);
                     return Err(error(token, SetupError::DuplicateSquare(name)));
                 }
                 occupied |= 1 << square.index();
-                pieces.push((square, Piece { color, role }, token));
+                pieces.push((square, Piece { color, kind }, token));
             }
         }
     }
@@ -91,18 +91,18 @@ pub fn parse(variant: Variant, text: &str) -> Result<Position, FenError> {
 }
 
 /// One token: `21`, `K30`, `a2`, `Kd4`, or a range `21-32` / `K1-3` on numbered boards.
-fn parse_piece_token(variant: Variant, token: &str) -> Result<Vec<(Square, Role)>, FenError> {
-    let (role, body) = match token.strip_prefix(['K', 'k']) {
-        Some(rest) if !rest.is_empty() && (variant.is_numbered() || rest.len() >= 2) => (Role::King, rest),
-        _ => (Role::Man, token),
+fn parse_piece_token(variant: Variant, token: &str) -> Result<Vec<(Square, PieceKind)>, FenError> {
+    let (kind, body) = match token.strip_prefix(['K', 'k']) {
+        Some(rest) if !rest.is_empty() && (variant.is_numbered() || rest.len() >= 2) => (PieceKind::King, rest),
+        _ => (PieceKind::Man, token),
     };
     let square = |name: &str| variant.parse_square(name).map_err(|e| error(token, e));
     match body.split_once('-') {
-        None => Ok(vec![(square(body)?, role)]),
+        None => Ok(vec![(square(body)?, kind)]),
         Some((first, last)) if variant.is_numbered() => {
             let (first, last) = (square(first)?, square(last)?);
             let (a, b) = (variant.square_number(first), variant.square_number(last));
-            (a.min(b)..=a.max(b)).map(|n| Ok((square(&n.to_string())?, role))).collect()
+            (a.min(b)..=a.max(b)).map(|n| Ok((square(&n.to_string())?, kind))).collect()
         }
         Some(_) => Err(syntax(Some(token), "ranges are only for numbered boards")),
     }

@@ -27,7 +27,7 @@ mod variant;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use color::{Color, Piece, Role};
+pub use color::{Color, Piece, PieceKind};
 pub use fen::FenError;
 pub use game::{FirstMover, Game, GameError, GameOptions, MoveCount, MoveResult, PlayedMove, Undone, MOVE_COUNT_LIMIT};
 pub use moves::{Move, MAX_CAPTURES};

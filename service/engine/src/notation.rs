@@ -9,6 +9,7 @@
 //! let position = damiera_engine::fen::parse(Variant::Italian, "W:W22:B18,10").unwrap();
 //! let mv = notation::parse(&position, "22x6").unwrap();
 //! assert_eq!(notation::write(Variant::Italian, &mv), "22x13x6");
+//! assert_eq!(notation::write_short(Variant::Italian, &mv), "22x6");
 //! // Capture is mandatory, so the quiet move 22-19 is refused, and the error lists 22x13x6.
 //! let err = notation::parse(&position, "22-19").unwrap_err();
 //! assert!(matches!(err, NotationError::Illegal { ref legal, .. } if legal == &["22x13x6"]));
@@ -91,6 +92,17 @@ pub fn write(variant: Variant, mv: &Move) -> String {
         }
         variant.push_square_name(square, &mut text);
     }
+    text
+}
+
+/// Writes a move in the short form: the start and end squares only (`22x6`). Several legal
+/// captures may share a short form; [`parse`] then asks for the full notation.
+#[must_use]
+pub fn write_short(variant: Variant, mv: &Move) -> String {
+    let mut text = String::with_capacity(8);
+    variant.push_square_name(mv.from(), &mut text);
+    text.push(if mv.is_capture() { 'x' } else { '-' });
+    variant.push_square_name(mv.to(), &mut text);
     text
 }
 

@@ -11,7 +11,7 @@
 //! assert_ne!(start.hash(), after.hash());
 //! ```
 
-use crate::{movegen, zobrist, Bitboard, Color, Move, Piece, Role, Square, Variant};
+use crate::{movegen, zobrist, Bitboard, Color, Move, Piece, PieceKind, Square, Variant};
 
 /// A legal arrangement of pieces on a variant's board, with the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -110,7 +110,7 @@ impl Position {
 
     fn put(&mut self, square: Square, piece: Piece) {
         self.by_color[piece.color.index()] |= Bitboard::from_square(square);
-        if piece.role == Role::King {
+        if piece.kind == PieceKind::King {
             self.kings |= Bitboard::from_square(square);
         }
     }
@@ -173,16 +173,16 @@ impl Position {
     #[must_use]
     pub fn piece_at(&self, square: Square) -> Option<Piece> {
         let color = Color::ALL.into_iter().find(|c| self.pieces_of(*c).contains(square))?;
-        let role = if self.kings.contains(square) { Role::King } else { Role::Man };
-        Some(Piece { color, role })
+        let kind = if self.kings.contains(square) { PieceKind::King } else { PieceKind::Man };
+        Some(Piece { color, kind })
     }
 
     /// Every piece with its square, White's first, each colour in ascending square order.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         Color::ALL.into_iter().flat_map(move |color| {
             self.pieces_of(color).map(move |sq| {
-                let role = if self.kings.contains(sq) { Role::King } else { Role::Man };
-                (sq, Piece { color, role })
+                let kind = if self.kings.contains(sq) { PieceKind::King } else { PieceKind::Man };
+                (sq, Piece { color, kind })
             })
         })
     }
@@ -227,17 +227,17 @@ impl Position {
         let us = self.turn;
         let them = us.opposite();
         let (from, to) = (mv.from(), mv.to());
-        let role = |is_king: bool| if is_king { Role::King } else { Role::Man };
+        let kind = |is_king: bool| if is_king { PieceKind::King } else { PieceKind::Man };
         let was_king = self.kings.contains(from);
         let is_king = was_king || mv.promotes();
         let captured = mv.captured();
 
         let mut hash = self.hash
             ^ zobrist::SIDE_TO_MOVE
-            ^ zobrist::piece_key(Piece { color: us, role: role(was_king) }, from)
-            ^ zobrist::piece_key(Piece { color: us, role: role(is_king) }, to);
+            ^ zobrist::piece_key(Piece { color: us, kind: kind(was_king) }, from)
+            ^ zobrist::piece_key(Piece { color: us, kind: kind(is_king) }, to);
         for square in captured {
-            hash ^= zobrist::piece_key(Piece { color: them, role: role(self.kings.contains(square)) }, square);
+            hash ^= zobrist::piece_key(Piece { color: them, kind: kind(self.kings.contains(square)) }, square);
         }
         let mut next = *self;
         // Captured squares are cleared first: a sequence may end on a square it emptied earlier.
@@ -274,7 +274,7 @@ pub(crate) fn check_piece(variant: Variant, square: Square, piece: Piece) -> Res
     if !variant.board().contains(square) {
         return Err(SetupError::OffBoard { index: square.index(), variant });
     }
-    if piece.role == Role::Man && variant.promotion_row(piece.color).contains(square) {
+    if piece.kind == PieceKind::Man && variant.promotion_row(piece.color).contains(square) {
         return Err(SetupError::ManOnPromotionRow { color: piece.color, square: variant.square_name(square) });
     }
     Ok(())

@@ -174,7 +174,7 @@ impl Variant {
         if !self.is_numbered() {
             return Some(Square::new((rank * 8 + file) as u8));
         }
-        if (file + rank) % 2 == 0 {
+        if (file + rank).is_multiple_of(2) {
             return None; // light square: the bottom-right corner is dark
         }
         let row = n - 1 - rank;

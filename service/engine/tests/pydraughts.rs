@@ -15,7 +15,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use common::{add_random_games, add_random_setups, Distinct, Rng};
-use damiera_engine::{Color, Move, Piece, Position, Role, Square, Variant};
+use damiera_engine::{Color, Move, Piece, PieceKind, Position, Square, Variant};
 
 const FROM_GAMES: usize = 7_000;
 const FROM_SETUPS: usize = 3_000;
@@ -59,10 +59,10 @@ fn king_tour(rng: &mut Rng) -> Option<Position> {
     if taken.len() < 3 {
         return None;
     }
-    let mut pieces = vec![(start, Piece { color: us, role: Role::King })];
+    let mut pieces = vec![(start, Piece { color: us, kind: PieceKind::King })];
     for square in taken {
         let king = rng.chance(50) || variant.promotion_row(them).contains(square);
-        pieces.push((square, Piece { color: them, role: if king { Role::King } else { Role::Man } }));
+        pieces.push((square, Piece { color: them, kind: if king { PieceKind::King } else { PieceKind::Man } }));
     }
     Some(Position::from_pieces(variant, us, pieces).expect("a king tour is a legal set-up"))
 }

@@ -18,7 +18,7 @@ use damiera_server::proto::{
     ParsePositionRequest, SearchLimits, SearchRequest, StopReason, Variant,
 };
 use prost::Message;
-use support::TestServer;
+use support::{failure, TestServer};
 use tonic::transport::{Certificate, Channel, ClientTlsConfig};
 use tonic::{Code, Status};
 use tonic_health::pb::health_check_response::ServingStatus;
@@ -382,6 +382,9 @@ async fn sigterm_ends_game_watches_cleanly_with_the_ply_to_resume_from() {
     let ended = watch.message().await.expect_err("the stream ends with a status");
     assert_eq!(ended.code(), Code::Unavailable, "{ended:?}");
     assert!(ended.message().contains("watch again with from_ply 0"), "{ended:?}");
+    let ended = failure::<()>(Err(ended));
+    assert_eq!(ended.reason, "SHUTTING_DOWN");
+    assert_eq!(ended.metadata.get("fromPly").map(String::as_str), Some("0"), "{:?}", ended.metadata);
     assert!(signalled.elapsed() >= Duration::from_millis(500), "health went NOT_SERVING first, for the grace");
     let status = server.exit_within(EXIT_LIMIT).await;
     assert_eq!(status.and_then(|s| s.code()), Some(0), "still running {EXIT_LIMIT:?} after SIGTERM with a watch open");

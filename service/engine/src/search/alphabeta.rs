@@ -281,7 +281,7 @@ impl<'a> Searcher<'a> {
         if self.nodes >= self.node_limit {
             return true;
         }
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             if let Some(shared) = self.shared_nodes {
                 shared.fetch_add(self.nodes - self.published, Ordering::Relaxed);
                 self.published = self.nodes;

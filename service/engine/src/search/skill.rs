@@ -16,10 +16,25 @@
 //! | 19 | 15 | 15 |
 //! | 20 | none | 0 |
 
+use std::ops::RangeInclusive;
+
 use super::{Line, Score};
 
 /// The strongest level, which plays the search's best move.
 pub const FULL_STRENGTH: u8 = 20;
+
+/// Every level, weakest first.
+pub const LEVELS: RangeInclusive<u8> = 1..=FULL_STRENGTH;
+
+/// The level a request names, where 0 means full strength; `None` outside [`LEVELS`].
+#[must_use]
+pub fn level(asked: u32) -> Option<u8> {
+    match u8::try_from(asked) {
+        Ok(0) => Some(FULL_STRENGTH),
+        Ok(level) if LEVELS.contains(&level) => Some(level),
+        _ => None,
+    }
+}
 
 /// How many lines a weaker level chooses among.
 pub(super) const CANDIDATES: usize = 4;

@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use damiera_engine::{Color, Piece, Position, Role, Square, Variant};
+use damiera_engine::{Color, Piece, PieceKind, Position, Square, Variant};
 
 /// xorshift64*: small, fast and good enough to pick moves and squares.
 pub struct Rng(u64);
@@ -95,8 +95,8 @@ pub fn random_setup(variant: Variant, rng: &mut Rng, max_per_side: u32, king_per
             let square = squares.swap_remove(rng.below(squares.len()));
             let on_promotion_row = variant.promotion_row(color).contains(square);
             let king = on_promotion_row || rng.chance(king_percent);
-            let role = if king { Role::King } else { Role::Man };
-            pieces.push((square, Piece { color, role }));
+            let kind = if king { PieceKind::King } else { PieceKind::Man };
+            pieces.push((square, Piece { color, kind }));
         }
     }
     let turn = if rng.chance(50) { Color::White } else { Color::Black };

@@ -14,13 +14,13 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
+use super::convert::search::search_job;
 use super::convert::{duration_to_pb, lines_to_pb, move_to_pb, moves_to_pb, score_to_pb};
 use super::deadline::{search_budget, time_left};
-use super::search_job::SearchJob;
-use super::{ApiError, Caps};
+use super::ApiError;
 use crate::proto::engine_service_server::EngineService;
 use crate::proto::{self as pb, analyze_response::Update, StopReason};
-use crate::search_pool::SearchPool;
+use crate::search::{Caps, SearchJob, SearchPool};
 
 /// Iterations buffered for a slow reader of `Analyze`; a search completes few iterations.
 const ANALYSIS_BUFFER: usize = 64;
@@ -83,7 +83,7 @@ impl Drop for StopOnDrop {
 impl EngineService for EngineApi {
     async fn best_move(&self, request: Request<pb::BestMoveRequest>) -> Result<Response<pb::BestMoveResponse>, Status> {
         let time_left = time_left(request.metadata());
-        let job = SearchJob::new(request.get_ref().search.as_ref(), &self.caps)?;
+        let job = search_job(request.get_ref().search.as_ref(), &self.caps)?;
         let result = self.search(job, time_left, |_| {}).await?;
         Ok(Response::new(pb::BestMoveResponse { result: Some(result) }))
     }
@@ -92,7 +92,7 @@ impl EngineService for EngineApi {
 
     async fn analyze(&self, request: Request<pb::AnalyzeRequest>) -> Result<Response<Self::AnalyzeStream>, Status> {
         let time_left = time_left(request.metadata());
-        let job = SearchJob::new(request.get_ref().search.as_ref(), &self.caps)?;
+        let job = search_job(request.get_ref().search.as_ref(), &self.caps)?;
         let (sender, receiver) = mpsc::channel(ANALYSIS_BUFFER);
         let engine = self.clone();
         tokio::spawn(async move {

@@ -1,4 +1,5 @@
-//! [`ApiError`]: every way a request can fail, mapped to a gRPC status in one place.
+//! [`ApiError`]: every way a request can fail, mapped to a gRPC status in one place, and the
+//! domain's errors (hosted games, caps, the search pool) mapped onto it.
 //!
 //! Errors follow Google's AIP-193: a status code, a message for people, an `ErrorInfo` whose
 //! reason a program can switch on (domain [`DOMAIN`]), a `BadRequest` naming the field at fault,
@@ -7,9 +8,13 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use damiera_engine::{FenError, NotationError};
+use damiera_engine::{FenError, GameError, NotationError};
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
+
+use crate::games::store::StoreError;
+use crate::games::{ActionError, HostError, NamedState};
+use crate::search::{Cap, JobError, OverCap, PoolError};
 
 /// The `ErrorInfo` domain of every Damiera error.
 pub const DOMAIN: &str = "damiera.dev";
@@ -95,23 +100,34 @@ pub enum ApiError {
         /// What the game is at.
         actual: String,
     },
-    /// The game's state does not allow the action (out of turn, no draw offer to answer, ...).
-    #[error("{message}")]
-    Refused {
-        /// The `ErrorInfo` reason.
-        reason: &'static str,
-        /// What is wrong, for people.
-        message: String,
-    },
+    /// A seat acted when the other is to move.
+    #[error("{0}")]
+    NotYourTurn(String),
+    /// A draw offer while one is standing.
+    #[error("{0}")]
+    DrawAlreadyOffered(String),
+    /// A draw answer with no offer from the other seat.
+    #[error("{0}")]
+    NoDrawOffer(String),
+    /// The move count cannot start now.
+    #[error("{0}")]
+    MoveCountRefused(String),
     /// The game store cannot be reached; nothing was changed.
     #[error("{0}; nothing was changed, retry later")]
     StoreUnavailable(String),
     /// Other calls kept changing the game while this one was being applied.
     #[error("{0}")]
     Contended(String),
-    /// The server is shutting down and takes no new streams.
-    #[error("the server is shutting down; call another replica or retry")]
-    ShuttingDown,
+    /// The server is shutting down: it takes no new watches, and ends the open ones, each with
+    /// the ply to watch again from.
+    #[error("the server is shutting down{}", match from_ply {
+        Some(ply) => format!(": watch again with from_ply {ply}"),
+        None => "; call another replica or retry".to_string(),
+    })]
+    ShuttingDown {
+        /// Where an ended watch resumes.
+        from_ply: Option<u32>,
+    },
     /// This client has sent more calls than its rate allows.
     #[error("too many calls from this client; retry after {}ms", retry_after.as_millis())]
     RateLimited {
@@ -134,6 +150,29 @@ impl ApiError {
         ApiError::LimitExceeded { field: field.into(), value: value.to_string(), maximum: maximum.to_string() }
     }
 
+    /// A value over one of the [`Caps`](crate::search::Caps), in the message whose fields start
+    /// with `prefix` (`search.`, `white.engine.`, or nothing).
+    pub fn over_cap(prefix: &str, error: OverCap) -> ApiError {
+        let name = match error.cap {
+            Cap::PerftDepth => "depth",
+            Cap::Depth => "limits.depth",
+            Cap::MoveTime => "limits.move_time",
+            Cap::Threads => "threads",
+            Cap::HashMib => "hash_mib",
+            Cap::MultiPv => "multipv",
+        };
+        ApiError::over_limit(format!("{prefix}{name}"), error.value, error.maximum)
+    }
+
+    /// A search that cannot run, asked in the message whose fields start with `prefix`.
+    pub fn search(prefix: &str, error: JobError) -> ApiError {
+        match error {
+            JobError::OverCap(over) => ApiError::over_cap(prefix, over),
+            JobError::Level(_) => ApiError::invalid(format!("{prefix}level"), error.to_string()),
+            JobError::GameOver(outcome) => ApiError::GameOver(outcome.to_string()),
+        }
+    }
+
     /// The `ErrorInfo` reason: a stable name that clients switch on.
     pub fn reason(&self) -> &'static str {
         match self {
@@ -151,10 +190,13 @@ impl ApiError {
             ApiError::WrongToken => "WRONG_TOKEN",
             ApiError::ApiKey => "API_KEY_REQUIRED",
             ApiError::Stale { .. } => "STALE_STATE",
-            ApiError::Refused { reason, .. } => reason,
+            ApiError::NotYourTurn(_) => "NOT_YOUR_TURN",
+            ApiError::DrawAlreadyOffered(_) => "DRAW_ALREADY_OFFERED",
+            ApiError::NoDrawOffer(_) => "NO_DRAW_OFFER",
+            ApiError::MoveCountRefused(_) => "MOVE_COUNT_REFUSED",
             ApiError::StoreUnavailable(_) => "STORE_UNAVAILABLE",
             ApiError::RateLimited { .. } => "RATE_LIMITED",
-            ApiError::ShuttingDown => "SHUTTING_DOWN",
+            ApiError::ShuttingDown { .. } => "SHUTTING_DOWN",
             ApiError::Contended(_) => "CONTENDED",
             ApiError::Internal(_) => "INTERNAL",
         }
@@ -162,15 +204,23 @@ impl ApiError {
 
     fn code(&self) -> Code {
         match self {
-            ApiError::GameOver(_) | ApiError::Refused { .. } => Code::FailedPrecondition,
+            ApiError::GameOver(_)
+            | ApiError::NotYourTurn(_)
+            | ApiError::DrawAlreadyOffered(_)
+            | ApiError::NoDrawOffer(_)
+            | ApiError::MoveCountRefused(_) => Code::FailedPrecondition,
             ApiError::Overloaded { .. } | ApiError::RateLimited { .. } => Code::ResourceExhausted,
             ApiError::GameNotFound(_) => Code::NotFound,
             ApiError::MissingToken | ApiError::ApiKey => Code::Unauthenticated,
             ApiError::WrongToken => Code::PermissionDenied,
             ApiError::Stale { .. } | ApiError::Contended(_) => Code::Aborted,
-            ApiError::StoreUnavailable(_) | ApiError::ShuttingDown => Code::Unavailable,
+            ApiError::StoreUnavailable(_) | ApiError::ShuttingDown { .. } => Code::Unavailable,
             ApiError::Internal(_) => Code::Internal,
-            _ => Code::InvalidArgument,
+            ApiError::UnsupportedVariant { .. }
+            | ApiError::InvalidFen { .. }
+            | ApiError::Move { .. }
+            | ApiError::LimitExceeded { .. }
+            | ApiError::InvalidArgument { .. } => Code::InvalidArgument,
         }
     }
 
@@ -206,9 +256,63 @@ impl ApiError {
             ApiError::LimitExceeded { maximum, .. } => {
                 metadata.insert("maximum".to_string(), maximum.clone());
             }
+            ApiError::ShuttingDown { from_ply: Some(ply) } => {
+                metadata.insert("fromPly".to_string(), ply.to_string());
+            }
             _ => {}
         }
         metadata
+    }
+}
+
+impl From<PoolError> for ApiError {
+    fn from(error: PoolError) -> ApiError {
+        match error {
+            PoolError::Overloaded { queued, retry_after } => ApiError::Overloaded { queued, retry_after },
+            PoolError::Failed(message) => ApiError::Internal(message),
+        }
+    }
+}
+
+impl From<HostError> for ApiError {
+    fn from(error: HostError) -> ApiError {
+        let message = error.to_string();
+        match error {
+            HostError::NotFound(id) => ApiError::GameNotFound(id),
+            HostError::WrongToken => ApiError::WrongToken,
+            HostError::Stale { state, expected, actual } => {
+                let field = match state {
+                    NamedState::Ply => "expected_ply",
+                    NamedState::Etag => "etag",
+                };
+                ApiError::Stale { field: field.to_string(), expected, actual }
+            }
+            HostError::Refused(refused) => refused.into(),
+            HostError::RequestIdReused { .. } | HostError::RequestIdMadeAnotherGame => {
+                ApiError::invalid("request_id", message)
+            }
+            HostError::Contended { .. } => ApiError::Contended(message),
+            HostError::ResumeBeyondEnd { .. } => ApiError::invalid("from_ply", message),
+            HostError::ShuttingDown => ApiError::ShuttingDown { from_ply: None },
+            HostError::Store(StoreError::Unavailable(_)) => ApiError::StoreUnavailable(message),
+            HostError::Store(StoreError::Corrupt(_) | StoreError::BadUrl(_) | StoreError::IdTaken(_))
+            | HostError::Corrupt(_) => ApiError::Internal(message),
+        }
+    }
+}
+
+impl From<ActionError> for ApiError {
+    fn from(error: ActionError) -> ApiError {
+        let message = error.to_string();
+        match error {
+            ActionError::NotYourTurn { .. } => ApiError::NotYourTurn(message),
+            ActionError::DrawAlreadyOffered(_) => ApiError::DrawAlreadyOffered(message),
+            ActionError::NoDrawOffer(_) => ApiError::NoDrawOffer(message),
+            ActionError::Game(GameError::Move(error)) => ApiError::Move { field: "notation".to_string(), error },
+            ActionError::Game(GameError::Over(outcome)) => ApiError::GameOver(outcome.to_string()),
+            ActionError::Game(GameError::MoveCountRefused(_)) => ApiError::MoveCountRefused(message),
+            ActionError::Game(_) => ApiError::Internal(message),
+        }
     }
 }
 

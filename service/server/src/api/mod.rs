@@ -1,20 +1,19 @@
-//! The gRPC API v1: the services, their errors, and the conversions between messages and engine.
+//! The gRPC API v1, the wire floor: the services, their one error type, and every conversion
+//! between messages and the engine's and the domain's types.
 //!
-//! Handlers are thin: they read a request through [`convert`], ask the engine (long work goes to
-//! the [`crate::search_pool`]), and write the answer back. Every failure is an [`ApiError`],
-//! turned into a gRPC status in one place.
+//! Handlers are thin: they read a request through [`convert`], ask the engine, the hosted games
+//! ([`crate::games`]) or the [`crate::search`] pool, and write the answer back. Every failure is
+//! an [`ApiError`], turned into a gRPC status in one place.
 
-mod caps;
 pub mod convert;
 mod deadline;
 mod engine;
 mod error;
+mod games;
 mod rules;
-mod search_job;
 mod variants;
 
-pub use caps::Caps;
 pub use engine::EngineApi;
 pub use error::{ApiError, DOMAIN};
+pub use games::{GameApi, GameSettings};
 pub use rules::RulesApi;
-pub use search_job::SearchJob;

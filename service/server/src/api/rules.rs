@@ -13,11 +13,11 @@ use tonic::{Request, Response, Status};
 use super::convert::{
     duration_to_pb, move_to_pb, moves_to_pb, parse_move, position, position_to_pb, status_to_pb, variant,
 };
-use super::{variants, ApiError, Caps};
+use super::{variants, ApiError};
 use crate::proto::rules_service_server::RulesService;
 use crate::proto::{self as pb, ImageFormat};
 use crate::render::{self, RenderOptions};
-use crate::search_pool::SearchPool;
+use crate::search::{Cap, Caps, SearchPool};
 
 /// The PNG size when the request leaves it at 0.
 const DEFAULT_IMAGE_SIZE: u32 = 512;
@@ -110,11 +110,9 @@ impl RulesService for RulesApi {
         if request.depth == 0 {
             return Err(ApiError::invalid("depth", "perft needs a depth of 1 or more").into());
         }
-        if request.depth > self.caps.max_perft_depth {
-            return Err(ApiError::over_limit("depth", request.depth, self.caps.max_perft_depth).into());
-        }
-        let (depth, divide) = (request.depth, request.divide);
-        let response = self.pool.run(1, move || count(&position, depth, divide)).await?;
+        let depth = self.caps.check(Cap::PerftDepth, request.depth).map_err(|over| ApiError::over_cap("", over))?;
+        let divide = request.divide;
+        let response = self.pool.run(1, move || count(&position, depth, divide)).await.map_err(ApiError::from)?;
         Ok(Response::new(response))
     }
 

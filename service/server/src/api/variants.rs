@@ -2,7 +2,7 @@
 //!
 //! The facts come from the engine's [`Variant`]; the summaries restate `RULES.md` for help pages.
 
-use damiera_engine::{Position, RuleFamily, Variant};
+use damiera_engine::{Position, RuleFamily, Variant, MOVE_COUNT_LIMIT};
 
 use super::convert::{position_to_pb, variant_to_pb};
 use crate::proto as pb;
@@ -22,13 +22,13 @@ pub fn describe(variant: Variant) -> pb::VariantInfo {
         playable_squares: variant.square_count(),
         men_per_side: variant.men_per_side(),
         start_position: Some(position_to_pb(&Position::start(variant))),
-        rule_summary: summary(variant).iter().map(|line| line.to_string()).collect(),
+        rule_summary: summary(variant),
     }
 }
 
-fn summary(variant: Variant) -> &'static [&'static str] {
+fn summary(variant: Variant) -> Vec<String> {
     match variant.family() {
-        RuleFamily::Diagonal => &[
+        RuleFamily::Diagonal => [
             "Played on the dark squares, numbered from Black's side; White moves first.",
             "Men move one square diagonally forward; kings one square diagonally in any direction.",
             "Capturing is mandatory and a capture goes on while it can; a man never captures backwards \
@@ -36,10 +36,14 @@ fn summary(variant: Variant) -> &'static [&'static str] {
             "Among captures: take the most pieces, then capture with a king, then take the most kings, \
              then meet kings first.",
             "A man that ends its move on the far row becomes a king.",
-            "Lost with no piece or no legal move to play; drawn on the fourth repetition, by the move \
-             count (40 king moves each), or by agreement.",
-        ],
-        RuleFamily::Orthogonal => &[
+            &format!(
+                "Lost with no piece or no legal move to play; drawn on the fourth repetition, by the move \
+                 count ({MOVE_COUNT_LIMIT} king moves each), or by agreement."
+            ),
+        ]
+        .map(str::to_string)
+        .to_vec(),
+        RuleFamily::Orthogonal => [
             "Played on all 64 squares; White moves first unless the game says otherwise.",
             "Men move one square forward, left or right; kings move any distance along ranks and files.",
             "Capturing is mandatory and the sequence that takes the most pieces must be played; men capture \
@@ -47,6 +51,8 @@ fn summary(variant: Variant) -> &'static [&'static str] {
             "A man that ends its move on the last rank becomes a king.",
             "Lost with no piece, no legal move, or a single man against a king; drawn with one piece each of \
              the same kind, on the third repetition, or by agreement.",
-        ],
+        ]
+        .map(str::to_string)
+        .to_vec(),
     }
 }

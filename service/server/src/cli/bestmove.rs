@@ -37,7 +37,7 @@ pub struct BestmoveArgs {
     #[arg(long, alias = "movetime", value_parser = clap::value_parser!(u64).range(1..=3_600_000), group = "limit")]
     move_time: Option<u64>,
     /// Skill level, 1 (weakest) to 20 (full strength, the default).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u8).range(1..=20))]
+    #[arg(long, default_value_t = search::skill::FULL_STRENGTH, value_parser = clap::value_parser!(u8).range(1..=i64::from(search::skill::FULL_STRENGTH)))]
     level: u8,
     /// The seed of a weaker level's choices: the same seed plays the same moves.
     #[arg(long, default_value_t = 0)]

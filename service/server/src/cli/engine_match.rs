@@ -173,7 +173,7 @@ impl FromStr for EngineSpec {
                 _ if key.starts_with("param.") => {
                     spec.params.push((key["param.".len()..].to_string(), value.to_string()))
                 }
-                "level" => spec.options.level = number(20)? as u8,
+                "level" => spec.options.level = number(u64::from(damiera_engine::search::skill::FULL_STRENGTH))? as u8,
                 "threads" => spec.options.threads = number(256)? as usize,
                 "depth" => spec.depth = Some(number(100)? as u32),
                 "nodes" => spec.nodes = Some(number(u64::MAX)?),
@@ -384,7 +384,7 @@ fn read_openings(args: &MatchArgs) -> Result<Vec<Vec<String>>, Failure> {
 
 /// Plays game `index` of the match from `opening`: the first engine has White in even games.
 fn play_game(args: &MatchArgs, opening: &[String], index: usize, slot: &mut Slot) -> Played {
-    let a_white = index % 2 == 0;
+    let a_white = index.is_multiple_of(2);
     let mut game = Game::new(args.variant);
     for text in opening {
         game.play(text).expect("openings were checked when read");

@@ -1,7 +1,8 @@
 //! `damiera moves`: the legal moves of a position, one a line in full notation, or as JSON.
 //!
 //! The JSON form spells out what the notation leaves implicit, for clients that animate a move:
-//! every square of the path and the captured pieces in the order they are taken.
+//! the path (every landing square, as the API's `Move.path`) and the captured pieces in the order
+//! they are taken.
 
 use std::io::Write;
 
@@ -31,7 +32,7 @@ struct MoveReport {
     from: String,
     /// The square where the piece ends.
     to: String,
-    /// The start square, then every landing square.
+    /// Every landing square, in order (the start square is `from`).
     path: Vec<String>,
     /// The captured pieces' squares, in the order they are taken.
     captures: Vec<String>,
@@ -62,12 +63,11 @@ fn report(variant: Variant, mv: &Move) -> Result<MoveReport, Failure> {
     let captures = mv
         .captures_in_order(variant)
         .ok_or_else(|| Failure::Internal(format!("{notation}: its path does not match its captured pieces")))?;
-    let path: Vec<Square> = std::iter::once(mv.from()).chain(mv.landings().iter().copied()).collect();
     Ok(MoveReport {
         notation,
         from: name(&mv.from()),
         to: name(&mv.to()),
-        path: path.iter().map(name).collect(),
+        path: mv.landings().iter().map(name).collect(),
         captures: captures.iter().map(name).collect(),
         promotes: mv.promotes(),
     })

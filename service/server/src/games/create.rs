@@ -1,86 +1,47 @@
-//! Making games: `CreateGame` from a variant, a position and seats, `ImportGame` from PDN. Both
-//! hand out a fresh secret token per person's seat and keep only its hash.
+//! Making games: a new game from its set-up and seats, or one imported from PDN. Both hand out a
+//! fresh secret token per person's seat and keep only its hash.
 
-use damiera_engine::pdn::{self, GameResult};
-use damiera_engine::{Color, Game, GameOptions, Outcome, Variant};
+use damiera_engine::pdn::{GameResult, PdnGame};
+use damiera_engine::{Color, Game, Outcome, Variant};
 
 use super::auth::{hash_token, new_game_id, new_token};
-use super::convert::{first_mover, first_mover_from_pb, game_to_pb, seat_from_pb};
-use super::host::{bounded, now_ms, request_id, store_error, Host};
-use super::record::{Event, EventKind, FirstMoverChoice, GameHeader, SeatSpec};
-use super::replay::answer_text;
-use crate::api::convert::{position, variant};
-use crate::api::{ApiError, Caps};
-use crate::proto as pb;
-
-/// The longest FEN a game may start from (a full Triestina board is some 160 characters).
-const MAX_FEN: usize = 1024;
+use super::error::HostError;
+use super::host::{now_ms, Host};
+use super::record::{Event, EventKind, FirstMoverChoice, GameHeader, SeatSpec, StoredGame};
+use super::replay::{answer_text, Replayed};
 
 /// A game just made, with the tokens of its person seats (empty for engine seats).
 #[derive(Debug)]
 pub struct NewGame {
-    /// The game.
-    pub game: pb::Game,
+    /// The game as stored.
+    pub stored: StoredGame,
+    /// `stored`, replayed.
+    pub replayed: Replayed,
     /// White's token.
     pub white_token: String,
     /// Black's token.
     pub black_token: String,
 }
 
-/// `CreateGame`.
-pub async fn new_game(host: &Host, caps: &Caps, request: &pb::CreateGameRequest) -> Result<NewGame, ApiError> {
-    let variant = variant("variant", request.variant)?;
-    let choice = first_mover_from_pb(variant, request.options.as_ref())?;
-    let forfeit = request.options.as_ref().is_some_and(|o| o.forfeit_on_capture_fault);
-    let game = if request.fen.trim().is_empty() {
-        Game::with_options(variant, GameOptions { first_mover: first_mover(choice), forfeit_on_capture_fault: forfeit })
-    } else {
-        if choice != FirstMoverChoice::White {
-            return Err(ApiError::invalid(
-                "options.first_mover",
-                "a set-up position says who moves first: leave this unset",
-            ));
-        }
-        Game::setup(position(variant, "fen", bounded("fen", &request.fen, MAX_FEN)?)?, forfeit)
-    }
-    .map_err(|e| ApiError::invalid("options", e.to_string()))?;
-    if game.outcome().is_over() {
-        return Err(ApiError::invalid("fen", format!("the game would be over before it starts: {}", game.outcome())));
-    }
-    let seats = [
-        seat_from_pb("white", request.white.as_ref(), "", caps)?,
-        seat_from_pb("black", request.black.as_ref(), "", caps)?,
-    ];
-    let header = header(&game, choice, seats);
-    store(host, header, Vec::new(), request_id("request_id", &request.request_id)?.as_deref()).await
+/// `CreateGame`: stores `game` (set up, not yet played) with its seats; `first_mover` says how
+/// its side to move was chosen.
+pub async fn new_game(
+    host: &Host,
+    game: &Game,
+    first_mover: FirstMoverChoice,
+    seats: [SeatSpec; 2],
+    request_id: Option<&str>,
+) -> Result<NewGame, HostError> {
+    store(host, header(game, first_mover, seats), Vec::new(), request_id).await
 }
 
-/// `ImportGame`.
+/// `ImportGame`: stores a game read from PDN, with its moves and declared result, and its seats.
 pub async fn import_game(
     host: &Host,
-    caps: &Caps,
-    request: &pb::ImportGameRequest,
-    max_pdn_bytes: usize,
-) -> Result<NewGame, ApiError> {
-    if request.pdn.len() > max_pdn_bytes {
-        return Err(ApiError::over_limit(
-            "pdn",
-            format!("{} bytes", request.pdn.len()),
-            format!("{max_pdn_bytes} bytes"),
-        ));
-    }
-    let default_variant = if request.variant == 0 { Variant::Italian } else { variant("variant", request.variant)? };
-    let mut games =
-        pdn::read_games(&request.pdn, default_variant).map_err(|e| ApiError::invalid("pdn", e.to_string()))?;
-    if games.len() != 1 {
-        return Err(ApiError::invalid("pdn", format!("give exactly one game; the text holds {}", games.len())));
-    }
-    let record = games.remove(0);
-    let tag = |name| record.tag(name).filter(|v| *v != "?").unwrap_or("");
-    let seats = [
-        seat_from_pb("white", request.white.as_ref(), tag("White"), caps)?,
-        seat_from_pb("black", request.black.as_ref(), tag("Black"), caps)?,
-    ];
+    record: &PdnGame,
+    seats: [SeatSpec; 2],
+    request_id: Option<&str>,
+) -> Result<NewGame, HostError> {
     let game = &record.game;
     // Who moves first is an option of Turkish games only; elsewhere the set-up position says it.
     let choice = match game.start().turn() {
@@ -104,7 +65,7 @@ pub async fn import_game(
             _ => {}
         }
     }
-    store(host, header, events, request_id("request_id", &request.request_id)?.as_deref()).await
+    store(host, header, events, request_id).await
 }
 
 fn header(game: &Game, first_mover: FirstMoverChoice, [white, black]: [SeatSpec; 2]) -> GameHeader {
@@ -130,7 +91,7 @@ async fn store(
     mut header: GameHeader,
     events: Vec<Event>,
     request_id: Option<&str>,
-) -> Result<NewGame, ApiError> {
+) -> Result<NewGame, HostError> {
     let [white_token, black_token] = issue_tokens(&header);
     header.white_token_hash = hash(&white_token);
     header.black_token_hash = hash(&black_token);
@@ -141,10 +102,7 @@ async fn store(
         [white_token, black_token]
     } else {
         if !same_request(&asked, &stored.header) {
-            return Err(ApiError::invalid(
-                "request_id",
-                "this request id made another game; use a new id for a new game".to_string(),
-            ));
+            return Err(HostError::RequestIdMadeAnotherGame);
         }
         if stored.version() > imported {
             // The game is under way: its seats' tokens are in use and are not handed out again.
@@ -152,14 +110,11 @@ async fn store(
         } else {
             let tokens = issue_tokens(&stored.header);
             let [white_hash, black_hash] = [hash(&tokens[0]), hash(&tokens[1])];
-            host.store()
-                .replace_tokens(&stored.header.id, white_hash.as_deref(), black_hash.as_deref())
-                .await
-                .map_err(store_error)?;
+            host.store().replace_tokens(&stored.header.id, white_hash.as_deref(), black_hash.as_deref()).await?;
             tokens
         }
     };
-    Ok(NewGame { game: game_to_pb(&stored, &replayed), white_token, black_token })
+    Ok(NewGame { stored, replayed, white_token, black_token })
 }
 
 /// Whether a retry asks for the game that was made: same variant, seats and options, and the

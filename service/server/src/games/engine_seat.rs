@@ -16,12 +16,11 @@ use damiera_engine::search::Score;
 use damiera_engine::Color;
 use tokio::sync::{Notify, Semaphore};
 
-use super::host::{now_ms, Action, Expected, Host};
+use super::error::HostError;
+use super::host::{now_ms, Action, Actor, Expected, Host, Said};
 use super::record::{EventKind, SeatSpec, StoredGame};
 use super::replay::{answer_text, Replayed};
-use crate::api::{ApiError, Caps, SearchJob};
-use crate::proto as pb;
-use crate::search_pool::SearchPool;
+use crate::search::{Asked, Caps, JobError, PoolError, SearchJob, SearchPool};
 
 /// How often the store is asked for games the engine must act in, besides every announced change.
 const POLL: Duration = Duration::from_secs(2);
@@ -74,10 +73,10 @@ impl EngineSeats {
         }
     }
 
-    async fn take_due_games(self: &Arc<Self>) -> Result<(), ApiError> {
+    async fn take_due_games(self: &Arc<Self>) -> Result<(), SeatError> {
         let now = now_ms();
         let store = self.host.store();
-        for id in store.engine_due(now, BATCH).await.map_err(super::host::store_error)? {
+        for id in store.engine_due(now, BATCH).await.map_err(HostError::from)? {
             let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() else {
                 break; // every slot is thinking; the next look takes the rest
             };
@@ -99,14 +98,14 @@ impl EngineSeats {
     }
 
     /// Takes game `id`'s lease and acts for its engine seat.
-    async fn act_in(&self, id: &str) -> Result<(), ApiError> {
+    async fn act_in(&self, id: &str) -> Result<(), SeatError> {
         let (stored, replayed) = self.host.load(id).await?;
         // The lease first: a game this replica cannot act in (not due after all, a failed search)
         // then waits out the lease instead of heading every replica's list.
         let now = now_ms();
         let lease_until = now + (self.caps.max_move_time + LEASE_MARGIN).as_millis() as i64;
         let store = self.host.store();
-        if !store.claim_engine(id, stored.version(), now, lease_until).await.map_err(super::host::store_error)? {
+        if !store.claim_engine(id, stored.version(), now, lease_until).await.map_err(HostError::from)? {
             return Ok(()); // another replica has it
         }
         if !replayed.engine_due(&stored.header) {
@@ -124,57 +123,68 @@ impl EngineSeats {
             let accept = !matches!(own, Score::WinIn(_)) && !matches!(own, Score::Value(v) if v > 0);
             let answer = Action {
                 kind: EventKind::AnswerDraw,
-                text: answer_text(accept).to_string(),
+                said: Said::Text(answer_text(accept).to_string()),
                 expected: expected(ply),
                 request_id: None,
             };
-            self.host.act(id, |_| Ok(engine), &answer).await?;
+            self.host.act(id, Actor::Engine(engine), &answer).await?;
             if accept {
                 return Ok(());
             }
         }
         if to_move == engine {
             let Some(best) = search.best else { return Ok(()) };
-            let text = damiera_engine::notation::write(replayed.game.variant(), &best);
-            let action = Action { kind: EventKind::Move, text, expected: expected(ply), request_id: None };
-            self.host.act(id, |_| Ok(engine), &action).await?;
+            let action =
+                Action { kind: EventKind::Move, said: Said::Move(best), expected: expected(ply), request_id: None };
+            self.host.act(id, Actor::Engine(engine), &action).await?;
         }
         Ok(())
     }
 
     /// Searches the game's position with the limits of `engine`'s seat, on the search pool.
-    async fn search(&self, stored: &StoredGame, replayed: &Replayed, engine: Color) -> Result<Found, ApiError> {
+    async fn search(&self, stored: &StoredGame, replayed: &Replayed, engine: Color) -> Result<Found, SeatError> {
         let SeatSpec::Engine { level, depth, nodes, move_time_ms } = stored.header.seat(engine) else {
-            return Err(ApiError::Internal(format!("{engine} is not an engine seat")));
+            return Err(SeatError::NotEngine(engine));
         };
-        let request = pb::SearchRequest {
-            variant: crate::api::convert::variant_to_pb(stored.header.variant).into(),
-            fen: stored.header.start_fen.clone(),
-            moves: replayed.game.moves().iter().map(|m| m.notation.clone()).collect(),
-            limits: Some(pb::SearchLimits {
-                depth: depth.unwrap_or(0),
-                nodes: nodes.unwrap_or(0),
-                move_time: move_time_ms.map(|ms| crate::api::convert::duration_to_pb(Duration::from_millis(ms))),
-                clock: None,
-            }),
+        let asked = Asked {
+            depth: *depth,
+            nodes: *nodes,
+            move_time: move_time_ms.map(Duration::from_millis),
+            threads: Some(1),
             level: *level,
-            threads: 1,
             seed: seed(&stored.header.id, replayed.game.ply()),
-            ..Default::default()
+            ..Asked::default()
         };
-        let job = SearchJob::new(Some(&request), &self.caps)?;
+        let job = SearchJob::new(&replayed.game, &asked, &self.caps)?;
         // An engine seat never gives up its move: when the queue is full it waits its turn.
         let result = loop {
             let job = job.clone();
             let stop = AtomicBool::new(false);
             match self.pool.run(job.threads(), move || job.run(&stop, |_| {})).await {
-                Err(ApiError::Overloaded { retry_after, .. }) => tokio::time::sleep(retry_after).await,
+                Err(PoolError::Overloaded { retry_after, .. }) => tokio::time::sleep(retry_after).await,
                 result => break result?,
             }
         };
         metrics::counter!("damiera_search_nodes_total").increment(result.nodes);
         Ok(Found { best: result.best_move, score: result.score })
     }
+}
+
+/// Why the engine could not act in a game; logged, never answered to a client.
+#[derive(Debug, thiserror::Error)]
+enum SeatError {
+    /// The host refused or failed.
+    #[error(transparent)]
+    Host(#[from] HostError),
+    /// The seat's search could not be set up.
+    #[error(transparent)]
+    Search(#[from] JobError),
+    /// The search pool failed.
+    #[error(transparent)]
+    Pool(#[from] PoolError),
+    /// The game is due for a seat that is not the engine's.
+    #[error("{0} is not an engine seat")]
+    NotEngine(Color),
 }
 
 /// What a search found.

@@ -1,21 +1,23 @@
-//! Hosted games: the `GameService` API, its store, the engine's seats and live watching.
+//! Hosted games as a domain: the [`Host`] that acts for seats, their store, the engine's seats
+//! and live watching. It speaks in engine and domain types and answers [`HostError`]; the API's
+//! `GameService` (in `crate::api`) reads requests into these and writes the answers back.
 //!
 //! A game is a header and an append-only log of events ([`record`]); the store keeps them in
 //! SQLite or PostgreSQL ([`store`]), and every answer replays the log through the rules.
 
 mod auth;
-mod convert;
 mod create;
 mod engine_seat;
+mod error;
 mod host;
-mod listing;
 pub mod record;
 mod replay;
-mod service;
 pub mod store;
 mod watch;
 
+pub use create::{import_game, new_game, NewGame};
 pub use engine_seat::EngineSeats;
-pub use host::Host;
-pub use service::{GameApi, GameSettings};
-pub use watch::Hub;
+pub use error::{HostError, NamedState};
+pub use host::{Acted, Action, Actor, Expected, Host, Said};
+pub use replay::{answer_text, ActionError, Replayed};
+pub use watch::{Hub, Snapshot, WatchEvent};

@@ -6,7 +6,7 @@
 //! A few facts of the replay are copied into a [`Summary`] beside the header, for listing and
 //! for finding the games where the engine has to act.
 
-use damiera_engine::{Color, Variant};
+use damiera_engine::{Color, FirstMover, Variant};
 use serde::{Deserialize, Serialize};
 
 /// A game's header: everything fixed when it was created.
@@ -63,6 +63,16 @@ pub enum FirstMoverChoice {
     Black,
     /// By lot at creation (Turkish only).
     ByLot,
+}
+
+impl From<FirstMoverChoice> for FirstMover {
+    fn from(choice: FirstMoverChoice) -> FirstMover {
+        match choice {
+            FirstMoverChoice::White => FirstMover::White,
+            FirstMoverChoice::Black => FirstMover::Black,
+            FirstMoverChoice::ByLot => FirstMover::ByLot,
+        }
+    }
 }
 
 /// Who sits at a seat; stored as JSON.
@@ -158,6 +168,11 @@ impl StoredGame {
     /// The number of events: each append makes it one more.
     pub fn version(&self) -> u64 {
         self.events.len() as u64
+    }
+
+    /// The game's `etag`: its version, as text.
+    pub fn etag(&self) -> String {
+        self.version().to_string()
     }
 }
 

@@ -4,7 +4,7 @@
 //! what the store holds can only be what the rules allowed. It answers the canonical event text
 //! (a move in full notation), which is what gets stored.
 
-use damiera_engine::{fen, Color, Game, GameError, MoveResult, Outcome};
+use damiera_engine::{fen, Color, Game, GameError, Move, MoveResult, Outcome};
 
 use super::record::{EventKind, GameHeader, GameStateKind, StoredGame, Summary};
 
@@ -102,24 +102,44 @@ impl Replayed {
         Ok(stored_text)
     }
 
+    /// Checks and plays `color`'s move `mv`, chosen as a value (by an engine seat), at `at_ms`;
+    /// answers the text to store.
+    pub fn play_move(&mut self, color: Color, mv: &Move, at_ms: i64) -> Result<String, ActionError> {
+        self.ensure_to_move(color)?;
+        let played = self.game.play_move(mv)?;
+        self.moved(color, at_ms, true);
+        self.updated_at_ms = at_ms;
+        Ok(played.notation)
+    }
+
     fn play(&mut self, color: Color, text: &str, at_ms: i64) -> Result<String, ActionError> {
+        self.ensure_to_move(color)?;
+        let (stored, played) = match self.game.play(text)? {
+            MoveResult::Played(played) => (played.notation, true),
+            MoveResult::Forfeited { text } => (text, false),
+        };
+        self.moved(color, at_ms, played);
+        Ok(stored)
+    }
+
+    fn ensure_to_move(&self, color: Color) -> Result<(), ActionError> {
         self.ensure_ongoing()?;
         let to_move = self.game.position().turn();
         if color != to_move {
             return Err(ActionError::NotYourTurn { color, to_move });
         }
-        let stored = match self.game.play(text)? {
-            MoveResult::Played(played) => {
-                self.move_times_ms.push(at_ms);
-                played.notation
-            }
-            MoveResult::Forfeited { text } => text,
-        };
+        Ok(())
+    }
+
+    /// After `color` moved (`played`) or forfeited: the move's time, and the draw offers.
+    fn moved(&mut self, color: Color, at_ms: i64, played: bool) {
+        if played {
+            self.move_times_ms.push(at_ms);
+        }
         // Moving on declines the other seat's offer; one's own offer stands.
         if self.draw_offer == Some(color.opposite()) {
             self.draw_offer = None;
         }
-        Ok(stored)
     }
 
     fn ensure_ongoing(&self) -> Result<(), ActionError> {

@@ -11,43 +11,60 @@ use std::time::Duration;
 
 use tokio::sync::{broadcast, mpsc, watch};
 use tokio_stream::wrappers::ReceiverStream;
-use tonic::Status;
 
-use super::convert::{game_to_pb, timestamp};
+use super::error::HostError;
 use super::host::{now_ms, Host};
 use super::record::StoredGame;
 use super::replay::Replayed;
-use crate::api::ApiError;
-use crate::proto::{self as pb, watch_game_response::Event};
 
 /// Messages buffered for a slow watcher before it holds up nobody but itself.
 const WATCHER_BUFFER: usize = 16;
 
-/// A watched game as last read.
+/// A watched game as last read, shared by all its watchers.
 #[derive(Debug)]
-struct Snapshot {
-    /// The version read.
-    version: u64,
-    /// The game at that version.
-    game: pb::Game,
+pub struct Snapshot {
+    /// The game as stored.
+    pub stored: StoredGame,
+    /// `stored`, replayed.
+    pub replayed: Replayed,
 }
 
 impl Snapshot {
-    fn new(stored: &StoredGame, replayed: &Replayed) -> Snapshot {
-        Snapshot { version: stored.version(), game: game_to_pb(stored, replayed) }
+    fn version(&self) -> u64 {
+        self.stored.version()
+    }
+
+    fn ply(&self) -> usize {
+        self.replayed.game.ply()
     }
 
     fn is_over(&self) -> bool {
-        let ongoing = pb::position_status::State::Ongoing as i32;
-        self.game.state.as_ref().and_then(|s| s.status.as_ref()).is_some_and(|s| s.state != ongoing)
+        self.replayed.game.outcome().is_over()
     }
+}
 
-    fn update_since(&self, ply: usize) -> pb::GameUpdate {
-        pb::GameUpdate {
-            moves: self.game.moves.get(ply..).unwrap_or_default().to_vec(),
-            state: self.game.state.clone(),
-        }
-    }
+/// What a watcher is told.
+#[derive(Clone, Debug)]
+pub enum WatchEvent {
+    /// The whole game: the first message of a watch from the start.
+    Game(Arc<Snapshot>),
+    /// The moves of `snapshot` from ply `from_ply` on, and how it stands.
+    Update {
+        /// The game as it is now.
+        snapshot: Arc<Snapshot>,
+        /// The first move the watcher has not seen.
+        from_ply: usize,
+    },
+    /// Nothing changed for a while; the watch is alive.
+    KeepAlive {
+        /// Now, in milliseconds since the Unix epoch.
+        at_ms: i64,
+    },
+    /// The server is shutting down: the last message, telling the watcher where to resume.
+    Closing {
+        /// The moves the watcher has: the `from_ply` of its next watch.
+        from_ply: usize,
+    },
 }
 
 /// The watched games of this server.
@@ -67,7 +84,8 @@ impl Hub {
         Hub { host, games: Mutex::new(HashMap::new()), closing: watch::Sender::new(false) }
     }
 
-    /// Ends every stream with `UNAVAILABLE` and the ply to resume from; new watches are refused.
+    /// Ends every stream with [`WatchEvent::Closing`] and the ply to resume from; new watches
+    /// are refused.
     pub fn close(&self) {
         self.closing.send_replace(true);
     }
@@ -96,22 +114,22 @@ impl Hub {
         id: &str,
         from_ply: Option<u32>,
         keep_alive: Duration,
-    ) -> Result<ReceiverStream<Result<pb::WatchGameResponse, Status>>, ApiError> {
+    ) -> Result<ReceiverStream<WatchEvent>, HostError> {
         if *self.closing.borrow() {
-            return Err(ApiError::ShuttingDown);
+            return Err(HostError::ShuttingDown);
         }
         let (stored, replayed) = self.host.load(id).await?;
         let ply = replayed.game.ply();
-        if let Some(from) = from_ply.filter(|&from| from as usize > ply) {
-            return Err(ApiError::invalid("from_ply", format!("the game has {ply} moves; cannot resume from {from}")));
+        if let Some(from_ply) = from_ply.filter(|&from| from as usize > ply) {
+            return Err(HostError::ResumeBeyondEnd { ply, from_ply });
         }
-        let snapshot = Arc::new(Snapshot::new(&stored, &replayed));
+        let snapshot = Arc::new(Snapshot { stored, replayed });
         let latest = self.follow(id, Arc::clone(&snapshot));
         // A change stored between the read above and following it reached no watcher: read again.
         self.refresh(id).await;
         let first = match from_ply {
-            None => Event::Game(snapshot.game.clone()),
-            Some(from) => Event::Update(snapshot.update_since(from as usize)),
+            None => WatchEvent::Game(Arc::clone(&snapshot)),
+            Some(from) => WatchEvent::Update { snapshot: Arc::clone(&snapshot), from_ply: from as usize },
         };
         let (sender, receiver) = mpsc::channel(WATCHER_BUFFER);
         tokio::spawn(relay(latest, self.closing.subscribe(), snapshot, first, sender, keep_alive));
@@ -139,7 +157,7 @@ impl Hub {
             }
         };
         match self.host.load(id).await {
-            Ok((stored, replayed)) => publish(&sender, Arc::new(Snapshot::new(&stored, &replayed))),
+            Ok((stored, replayed)) => publish(&sender, Arc::new(Snapshot { stored, replayed })),
             Err(error) => tracing::warn!(game = id, %error, "cannot read a watched game"),
         }
     }
@@ -159,7 +177,7 @@ impl Hub {
 /// Hands `snapshot` to the watchers if it is newer than what they have.
 fn publish(sender: &watch::Sender<Arc<Snapshot>>, snapshot: Arc<Snapshot>) {
     sender.send_if_modified(|current| {
-        let newer = snapshot.version > current.version;
+        let newer = snapshot.version() > current.version();
         if newer {
             *current = Arc::clone(&snapshot);
         }
@@ -173,15 +191,14 @@ async fn relay(
     mut latest: watch::Receiver<Arc<Snapshot>>,
     mut closing: watch::Receiver<bool>,
     start: Arc<Snapshot>,
-    first: Event,
-    sender: mpsc::Sender<Result<pb::WatchGameResponse, Status>>,
+    first: WatchEvent,
+    sender: mpsc::Sender<WatchEvent>,
     keep_alive: Duration,
 ) {
-    let send = |event| sender.send(Ok(pb::WatchGameResponse { event: Some(event) }));
-    let mut version = start.version;
-    let mut ply = start.game.moves.len();
+    let mut version = start.version();
+    let mut ply = start.ply();
     let mut over = start.is_over();
-    if send(first).await.is_err() {
+    if sender.send(first).await.is_err() {
         over = true;
     }
     while !over {
@@ -189,24 +206,23 @@ async fn relay(
             changed = tokio::time::timeout(keep_alive, latest.changed()) => match changed {
                 Ok(Ok(())) => {
                     let snapshot = Arc::clone(&latest.borrow_and_update());
-                    if snapshot.version <= version {
+                    if snapshot.version() <= version {
                         continue;
                     }
-                    let update = snapshot.update_since(ply);
-                    (version, ply, over) = (snapshot.version, snapshot.game.moves.len(), snapshot.is_over());
-                    Event::Update(update)
+                    let from_ply = ply;
+                    (version, ply, over) = (snapshot.version(), snapshot.ply(), snapshot.is_over());
+                    WatchEvent::Update { snapshot, from_ply }
                 }
                 Ok(Err(_)) => break, // the hub is gone: the server is stopping
-                Err(_) => Event::KeepAlive(pb::KeepAlive { time: Some(timestamp(now_ms())) }),
+                Err(_) => WatchEvent::KeepAlive { at_ms: now_ms() },
             },
             () = sender.closed() => break,
             true = wait_closing(&mut closing) => {
-                let message = format!("the server is shutting down: watch again with from_ply {ply}");
-                let _ = sender.send(Err(Status::unavailable(message))).await;
+                let _ = sender.send(WatchEvent::Closing { from_ply: ply }).await;
                 break;
             }
         };
-        if send(event).await.is_err() {
+        if sender.send(event).await.is_err() {
             break;
         }
     }

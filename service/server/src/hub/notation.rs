@@ -22,7 +22,7 @@
 //! assert_eq!(notation::write_move(Variant::Italian, &mv), "22-18");
 //! ```
 
-use damiera_engine::{fen, Color, Move, Piece, Position, Role, Square, Variant};
+use damiera_engine::{fen, Color, Move, Piece, Position, PieceKind, Square, Variant};
 
 /// Why a Hub move or position was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -124,10 +124,10 @@ pub fn write_position(position: &Position) -> String {
     let side = if position.turn() == Color::White { 'W' } else { 'B' };
     let squares = reading_order(position.variant()).map(|square| match position.piece_at(square) {
         None => 'e',
-        Some(Piece { color: Color::White, role: Role::Man }) => 'w',
-        Some(Piece { color: Color::Black, role: Role::Man }) => 'b',
-        Some(Piece { color: Color::White, role: Role::King }) => 'W',
-        Some(Piece { color: Color::Black, role: Role::King }) => 'B',
+        Some(Piece { color: Color::White, kind: PieceKind::Man }) => 'w',
+        Some(Piece { color: Color::Black, kind: PieceKind::Man }) => 'b',
+        Some(Piece { color: Color::White, kind: PieceKind::King }) => 'W',
+        Some(Piece { color: Color::Black, kind: PieceKind::King }) => 'B',
     });
     std::iter::once(side).chain(squares).collect()
 }
@@ -151,15 +151,15 @@ pub fn read_position(variant: Variant, text: &str) -> Result<Position, HubNotati
     }
     let mut pieces = Vec::new();
     for (square, letter) in reading_order(variant).zip(letters) {
-        let (color, role) = match letter {
+        let (color, kind) = match letter {
             'e' => continue,
-            'w' => (Color::White, Role::Man),
-            'b' => (Color::Black, Role::Man),
-            'W' => (Color::White, Role::King),
-            'B' => (Color::Black, Role::King),
+            'w' => (Color::White, PieceKind::Man),
+            'b' => (Color::Black, PieceKind::Man),
+            'W' => (Color::White, PieceKind::King),
+            'B' => (Color::Black, PieceKind::King),
             other => return Err(bad(format!("'{other}' is not one of w, b, W, B, e"))),
         };
-        pieces.push((square, Piece { color, role }));
+        pieces.push((square, Piece { color, kind }));
     }
     Position::from_pieces(variant, turn, pieces).map_err(|e| bad(e.to_string()))
 }

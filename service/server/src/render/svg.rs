@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use damiera_engine::{Color, Piece, Position, Role, Square, Variant};
+use damiera_engine::{Color, Piece, PieceKind, Position, Square, Variant};
 
 use super::{Highlight, Mark, RenderOptions, View};
 
@@ -150,14 +150,14 @@ fn draw_piece(out: &mut String, (x, y): (u32, u32), piece: Piece, captured: bool
         Color::White => ("#f7f3ea", "#4a4a4a", "#c9bfae"),
         Color::Black => ("#262626", "#000000", "#5e5e5e"),
     };
-    let (color, role) = (piece.color, if piece.role == Role::King { "king" } else { "man" });
+    let (color, kind) = (piece.color, if piece.kind == PieceKind::King { "king" } else { "man" });
     let opacity = if captured { r#" opacity="0.45""# } else { "" };
-    let _ = writeln!(out, r#"<g class="piece {color} {role}"{opacity}>"#);
+    let _ = writeln!(out, r#"<g class="piece {color} {kind}"{opacity}>"#);
     let shadow_y = y + 4;
     let _ = writeln!(out, r##"<circle cx="{x}" cy="{shadow_y}" r="38" fill="#000000" fill-opacity="0.3"/>"##);
     let _ = writeln!(out, r#"<circle cx="{x}" cy="{y}" r="38" fill="{fill}" stroke="{edge}" stroke-width="3"/>"#);
     let _ = writeln!(out, r#"<circle cx="{x}" cy="{y}" r="27" fill="none" stroke="{ring}" stroke-width="3"/>"#);
-    if piece.role == Role::King {
+    if piece.kind == PieceKind::King {
         let _ = writeln!(out, r#"<path transform="translate({x} {y})" d="{CROWN}" {CROWN_STYLE}/>"#);
     }
     out.push_str("</g>\n");

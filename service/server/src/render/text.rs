@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use damiera_engine::{Color, Piece, Position, Role, Variant};
+use damiera_engine::{Color, Piece, PieceKind, Position, Variant};
 
 use super::{Highlight, Mark, RenderOptions, View};
 
@@ -71,11 +71,11 @@ fn number_cell(variant: Variant, (file, rank): (u32, u32)) -> String {
 
 /// FEN's colour letter, in capitals for a king so it stands out.
 fn letter(piece: Piece) -> char {
-    match (piece.color, piece.role) {
-        (Color::White, Role::Man) => 'w',
-        (Color::White, Role::King) => 'W',
-        (Color::Black, Role::Man) => 'b',
-        (Color::Black, Role::King) => 'B',
+    match (piece.color, piece.kind) {
+        (Color::White, PieceKind::Man) => 'w',
+        (Color::White, PieceKind::King) => 'W',
+        (Color::Black, PieceKind::Man) => 'b',
+        (Color::Black, PieceKind::King) => 'B',
     }
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use crate::api::Caps;
+use crate::search::Caps;
 
 /// How `damiera serve` listens, logs and limits its work.
 #[derive(Clone, Debug, Args)]

@@ -21,13 +21,13 @@ use tonic::transport::{Identity, Server, ServerTlsConfig};
 use tonic_web::GrpcWebLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-use crate::api::{Caps, EngineApi, RulesApi};
+use crate::api::{EngineApi, GameApi, GameSettings, RulesApi};
 use crate::games::store::Store;
-use crate::games::{EngineSeats, GameApi, GameSettings, Host, Hub};
+use crate::games::{EngineSeats, Host, Hub};
 use crate::proto::engine_service_server::EngineServiceServer;
 use crate::proto::game_service_server::GameServiceServer;
 use crate::proto::rules_service_server::RulesServiceServer;
-use crate::search_pool::SearchPool;
+use crate::search::{Caps, SearchPool};
 pub use config::{LogFormat, ServeArgs};
 use guard::GuardLayer;
 use observe::ObserveLayer;

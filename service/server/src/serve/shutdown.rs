@@ -10,8 +10,7 @@ use tokio::sync::Notify;
 use tonic_health::server::HealthReporter;
 use tonic_health::ServingStatus;
 
-use crate::api::{EngineApi, RulesApi};
-use crate::games::GameApi;
+use crate::api::{EngineApi, GameApi, RulesApi};
 use crate::proto::engine_service_server::EngineServiceServer;
 use crate::proto::game_service_server::GameServiceServer;
 use crate::proto::rules_service_server::RulesServiceServer;

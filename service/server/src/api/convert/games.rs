@@ -1,17 +1,16 @@
-//! Hosted games between their stored form and `damiera.v1` messages: seats and options read from
-//! requests (checked), games, states and moves written to answers.
+//! Hosted games between the domain's values and `damiera.v1` messages: names, seats and options
+//! read from requests (checked), games, states, moves and watch events written to answers.
 
-use damiera_engine::{Color, FirstMover, Variant, MOVE_COUNT_LIMIT};
-
-use super::record::{FirstMoverChoice, GameHeader, SeatSpec, StoredGame};
-use super::replay::Replayed;
 use std::time::Duration;
 
-use crate::api::convert::{
-    color_to_pb, duration, duration_to_pb, move_to_pb, position_to_pb, status_to_pb, variant_to_pb,
-};
-use crate::api::{ApiError, Caps};
-use crate::proto as pb;
+use damiera_engine::{Color, MOVE_COUNT_LIMIT};
+
+use super::{color_to_pb, duration_to_pb, move_to_pb, position_to_pb, status_to_pb, variant_to_pb};
+use crate::api::ApiError;
+use crate::games::record::{Event, FirstMoverChoice, GameHeader, SeatSpec, StoredGame};
+use crate::games::{Acted, Replayed, WatchEvent};
+use crate::proto::{self as pb, watch_game_response};
+use crate::search::{Asked, Caps};
 
 /// The longest display name a person's seat may have, in characters.
 const MAX_DISPLAY_NAME: usize = 64;
@@ -32,11 +31,6 @@ pub fn game_id(name: &str) -> Result<&str, ApiError> {
             let shown: String = name.chars().take(80).collect();
             ApiError::invalid("name", format!("'{shown}' is not a game name: expected games/{{id}}"))
         })
-}
-
-/// The game's `etag`: its version, which every stored change makes one more.
-pub fn etag(version: u64) -> String {
-    version.to_string()
 }
 
 /// A seat from a request; unset: a person with no name. Engine limits are checked against `caps`.
@@ -63,39 +57,27 @@ pub fn seat_from_pb(
     }
 }
 
+/// An engine seat, checked as its searches will be: by the same caps and level range.
 fn engine_seat(field: &str, engine: &pb::EngineSeat, caps: &Caps) -> Result<SeatSpec, ApiError> {
-    let level = if engine.level == 0 { 20 } else { engine.level };
-    if level > 20 {
-        return Err(ApiError::invalid(format!("{field}.level"), format!("levels go from 1 to 20; got {level}")));
-    }
-    let limits = engine.limits.unwrap_or_default();
-    if limits.clock.is_some() {
+    if engine.limits.is_some_and(|limits| limits.clock.is_some()) {
         return Err(ApiError::invalid(
             format!("{field}.limits.clock"),
             "an engine seat thinks by depth, nodes or time",
         ));
     }
-    if limits.depth > caps.max_depth {
-        return Err(ApiError::over_limit(format!("{field}.limits.depth"), limits.depth, caps.max_depth));
-    }
-    let move_time = limits.move_time.as_ref().map(|t| duration(&format!("{field}.limits.move_time"), t)).transpose()?;
-    if let Some(time) = move_time.filter(|&t| t > caps.max_move_time) {
-        return Err(ApiError::over_limit(
-            format!("{field}.limits.move_time"),
-            format!("{time:?}"),
-            format!("{:?}", caps.max_move_time),
-        ));
-    }
+    let asked =
+        Asked { level: engine.level, ..super::search::limits(&format!("{field}.limits"), engine.limits.as_ref())? };
+    let (_, options, _) = asked.check(caps).map_err(|error| ApiError::search(&format!("{field}."), error))?;
     Ok(SeatSpec::Engine {
-        level,
-        depth: (limits.depth > 0).then_some(limits.depth),
-        nodes: (limits.nodes > 0).then_some(limits.nodes),
-        move_time_ms: move_time.map(|t| t.as_millis() as u64),
+        level: u32::from(options.level),
+        depth: asked.depth,
+        nodes: asked.nodes,
+        move_time_ms: asked.move_time.map(|t| t.as_millis() as u64),
     })
 }
 
 /// Who moves first, from a request's options.
-pub fn first_mover_from_pb(variant: Variant, options: Option<&pb::GameOptions>) -> Result<FirstMoverChoice, ApiError> {
+pub fn first_mover_from_pb(options: Option<&pb::GameOptions>) -> Result<FirstMoverChoice, ApiError> {
     let value = options.map_or(0, |o| o.first_mover);
     let choice = match pb::FirstMover::try_from(value) {
         Ok(pb::FirstMover::Unspecified | pb::FirstMover::White) => FirstMoverChoice::White,
@@ -103,22 +85,7 @@ pub fn first_mover_from_pb(variant: Variant, options: Option<&pb::GameOptions>) 
         Ok(pb::FirstMover::ByLot) => FirstMoverChoice::ByLot,
         Err(_) => return Err(ApiError::invalid("options.first_mover", format!("no such choice: {value}"))),
     };
-    if choice != FirstMoverChoice::White && variant != Variant::Turkish {
-        return Err(ApiError::invalid(
-            "options.first_mover",
-            format!("only in Dama Turca; {variant} starts with White"),
-        ));
-    }
     Ok(choice)
-}
-
-/// The engine's form of a first-mover choice.
-pub fn first_mover(choice: FirstMoverChoice) -> FirstMover {
-    match choice {
-        FirstMoverChoice::White => FirstMover::White,
-        FirstMoverChoice::Black => FirstMover::Black,
-        FirstMoverChoice::ByLot => FirstMover::ByLot,
-    }
 }
 
 /// A whole game.
@@ -175,7 +142,7 @@ pub fn state_to_pb(version: u64, replayed: &Replayed) -> pb::GameState {
             black_king_moves: count.king_moves[Color::Black.index()],
             limit: MOVE_COUNT_LIMIT,
         }),
-        etag: etag(version),
+        etag: version.to_string(),
         update_time: Some(timestamp(replayed.updated_at_ms)),
         forfeited_move: game.faulty_move().unwrap_or_default().to_string(),
     }
@@ -218,4 +185,37 @@ pub fn seat_label(header: &GameHeader, color: Color) -> String {
         SeatSpec::Person { .. } => "?".to_string(),
         SeatSpec::Engine { level, .. } => format!("Damiera level {level}"),
     }
+}
+
+/// MakeMove's move: the move the action played, when it was one.
+pub fn played_to_pb(acted: &Acted) -> Option<pb::GameMove> {
+    let ply = acted.played_ply()?;
+    let played = moves_to_pb(&acted.replayed, ply).into_iter().next();
+    Some(played.unwrap_or_else(|| forfeited_move(acted.action(), ply)))
+}
+
+/// A move that lost by a capture fault: as sent, with no structured form.
+fn forfeited_move(event: &Event, ply: usize) -> pb::GameMove {
+    pb::GameMove {
+        ply: ply as u32,
+        notation: event.text.clone(),
+        color: color_to_pb(event.color).into(),
+        time: Some(timestamp(event.at_ms)),
+        r#move: None,
+    }
+}
+
+/// A watch's event as a stream message; the end at shutdown is the stream's error.
+pub fn watch_event_to_pb(event: WatchEvent) -> Result<pb::WatchGameResponse, ApiError> {
+    use watch_game_response::Event;
+    let event = match event {
+        WatchEvent::Game(snapshot) => Event::Game(game_to_pb(&snapshot.stored, &snapshot.replayed)),
+        WatchEvent::Update { snapshot, from_ply } => Event::Update(pb::GameUpdate {
+            moves: moves_to_pb(&snapshot.replayed, from_ply),
+            state: Some(state_to_pb(snapshot.stored.version(), &snapshot.replayed)),
+        }),
+        WatchEvent::KeepAlive { at_ms } => Event::KeepAlive(pb::KeepAlive { time: Some(timestamp(at_ms)) }),
+        WatchEvent::Closing { from_ply } => return Err(ApiError::ShuttingDown { from_ply: Some(from_ply as u32) }),
+    };
+    Ok(pb::WatchGameResponse { event: Some(event) })
 }

@@ -1,25 +1,26 @@
-//! `GameService`: the gRPC face of the [`Host`]. Handlers read the request, find the caller's
-//! seat from its token, and let the host do the work.
+//! `GameService`: the gRPC face of the hosted games ([`Host`]). Handlers read the request (the
+//! caller's seat from its token), let the host or the hub do the work, and write the answer.
+
+mod create;
+mod listing;
 
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use damiera_engine::pdn;
-use tokio_stream::Stream;
+use tokio_stream::{Stream, StreamExt};
+use tonic::metadata::MetadataMap;
 use tonic::{Request, Response, Status};
 
-use super::auth::seat_of_caller;
-use super::convert::{game_id, game_to_pb, seat_label};
-use super::create::{import_game, new_game, NewGame};
-use super::host::{bounded, request_id, Action, Expected, Host};
-use super::listing::list_games;
-use super::record::EventKind;
-use super::replay::answer_text;
-use super::watch::Hub;
-use crate::api::{ApiError, Caps};
+use super::convert::games::{game_id, game_name, game_to_pb, played_to_pb, seat_label, watch_event_to_pb};
+use super::convert::{bounded, request_id};
+use super::ApiError;
+use crate::games::record::EventKind;
+use crate::games::{answer_text, Acted, Action, Actor, Expected, Host, Hub, NewGame, Said};
 use crate::proto::game_service_server::GameService;
 use crate::proto::{self as pb};
+use crate::search::Caps;
 
 /// The longest move text: a Triestina king's longest capture is far shorter.
 const MAX_NOTATION: usize = 256;
@@ -56,20 +57,38 @@ impl GameApi {
     }
 
     /// Acts for the caller's seat in the game `name`.
-    async fn act<T>(
-        &self,
-        request: Request<T>,
-        name: impl Fn(&T) -> &str,
-        action: Action,
-    ) -> Result<super::host::Acted, ApiError> {
+    async fn act<T>(&self, request: Request<T>, name: impl Fn(&T) -> &str, action: Action) -> Result<Acted, ApiError> {
         let id = game_id(name(request.get_ref()))?;
-        self.host.act(id, |header| seat_of_caller(request.metadata(), header), &action).await
+        let token = bearer_token(request.metadata())?;
+        Ok(self.host.act(id, Actor::Token(token), &action).await?)
     }
+}
+
+/// `CreateGame` and `ImportGame`'s answer: the game and its seats' tokens.
+fn made(new: NewGame) -> (Option<pb::Game>, String, String) {
+    (Some(game_to_pb(&new.stored, &new.replayed)), new.white_token, new.black_token)
+}
+
+/// The seat token a call carries, as `authorization: Bearer <token>`.
+fn bearer_token(metadata: &MetadataMap) -> Result<&str, ApiError> {
+    let value = metadata.get("authorization").ok_or(ApiError::MissingToken)?;
+    let text = value.to_str().map_err(|_| ApiError::MissingToken)?;
+    // The scheme's name is case-insensitive (RFC 7235).
+    let (scheme, token) = text.split_once(' ').ok_or(ApiError::MissingToken)?;
+    if !scheme.eq_ignore_ascii_case("bearer") {
+        return Err(ApiError::MissingToken);
+    }
+    Ok(token.trim())
 }
 
 /// An action with no insisted state and no request id.
 fn simple(kind: EventKind, text: &str) -> Action {
-    Action { kind, text: text.to_string(), expected: Expected::default(), request_id: None }
+    Action { kind, said: Said::Text(text.to_string()), expected: Expected::default(), request_id: None }
+}
+
+/// The game as an action left it.
+fn game_of(acted: &Acted) -> Option<pb::Game> {
+    Some(game_to_pb(&acted.stored, &acted.replayed))
 }
 
 type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, Status>> + Send>>;
@@ -80,14 +99,14 @@ impl GameService for GameApi {
         &self,
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
-        let request = request.into_inner();
-        let NewGame { game, white_token, black_token } = new_game(&self.host, &self.caps, &request).await?;
-        Ok(Response::new(pb::CreateGameResponse { game: Some(game), white_token, black_token }))
+        let new = create::new_game(&self.host, &self.caps, request.get_ref()).await?;
+        let (game, white_token, black_token) = made(new);
+        Ok(Response::new(pb::CreateGameResponse { game, white_token, black_token }))
     }
 
     async fn get_game(&self, request: Request<pb::GetGameRequest>) -> Result<Response<pb::GetGameResponse>, Status> {
         let id = game_id(&request.get_ref().name)?;
-        let (stored, replayed) = self.host.load(id).await?;
+        let (stored, replayed) = self.host.load(id).await.map_err(ApiError::from)?;
         Ok(Response::new(pb::GetGameResponse { game: Some(game_to_pb(&stored, &replayed)) }))
     }
 
@@ -95,7 +114,7 @@ impl GameService for GameApi {
         &self,
         request: Request<pb::ListGamesRequest>,
     ) -> Result<Response<pb::ListGamesResponse>, Status> {
-        Ok(Response::new(list_games(&self.host, request.get_ref()).await?))
+        Ok(Response::new(listing::list_games(&self.host, request.get_ref()).await?))
     }
 
     async fn make_move(&self, request: Request<pb::MakeMoveRequest>) -> Result<Response<pb::MakeMoveResponse>, Status> {
@@ -103,17 +122,17 @@ impl GameService for GameApi {
         let etag = bounded("etag", &body.etag, MAX_ETAG)?;
         let action = Action {
             kind: EventKind::Move,
-            text: bounded("notation", &body.notation, MAX_NOTATION)?.to_string(),
+            said: Said::Text(bounded("notation", &body.notation, MAX_NOTATION)?.to_string()),
             expected: Expected { ply: body.expected_ply, etag: (!etag.is_empty()).then(|| etag.to_string()) },
             request_id: request_id("request_id", &body.request_id)?,
         };
         let acted = self.act(request, |r| &r.name, action).await?;
-        Ok(Response::new(pb::MakeMoveResponse { r#move: acted.played, game: Some(acted.game) }))
+        Ok(Response::new(pb::MakeMoveResponse { r#move: played_to_pb(&acted), game: game_of(&acted) }))
     }
 
     async fn resign(&self, request: Request<pb::ResignRequest>) -> Result<Response<pb::ResignResponse>, Status> {
         let acted = self.act(request, |r| &r.name, simple(EventKind::Resign, "")).await?;
-        Ok(Response::new(pb::ResignResponse { game: Some(acted.game) }))
+        Ok(Response::new(pb::ResignResponse { game: game_of(&acted) }))
     }
 
     async fn offer_draw(
@@ -121,7 +140,7 @@ impl GameService for GameApi {
         request: Request<pb::OfferDrawRequest>,
     ) -> Result<Response<pb::OfferDrawResponse>, Status> {
         let acted = self.act(request, |r| &r.name, simple(EventKind::OfferDraw, "")).await?;
-        Ok(Response::new(pb::OfferDrawResponse { game: Some(acted.game) }))
+        Ok(Response::new(pb::OfferDrawResponse { game: game_of(&acted) }))
     }
 
     async fn answer_draw(
@@ -130,7 +149,7 @@ impl GameService for GameApi {
     ) -> Result<Response<pb::AnswerDrawResponse>, Status> {
         let answer = answer_text(request.get_ref().accept);
         let acted = self.act(request, |r| &r.name, simple(EventKind::AnswerDraw, answer)).await?;
-        Ok(Response::new(pb::AnswerDrawResponse { game: Some(acted.game) }))
+        Ok(Response::new(pb::AnswerDrawResponse { game: game_of(&acted) }))
     }
 
     async fn request_move_count(
@@ -138,7 +157,7 @@ impl GameService for GameApi {
         request: Request<pb::RequestMoveCountRequest>,
     ) -> Result<Response<pb::RequestMoveCountResponse>, Status> {
         let acted = self.act(request, |r| &r.name, simple(EventKind::RequestMoveCount, "")).await?;
-        Ok(Response::new(pb::RequestMoveCountResponse { game: Some(acted.game) }))
+        Ok(Response::new(pb::RequestMoveCountResponse { game: game_of(&acted) }))
     }
 
     type WatchGameStream = WatchStream;
@@ -146,8 +165,10 @@ impl GameService for GameApi {
     async fn watch_game(&self, request: Request<pb::WatchGameRequest>) -> Result<Response<WatchStream>, Status> {
         let request = request.into_inner();
         let id = game_id(&request.name)?;
-        let stream = self.hub.watch(id, request.from_ply, self.settings.keep_alive).await?;
-        Ok(Response::new(Box::pin(stream)))
+        let stream = self.hub.watch(id, request.from_ply, self.settings.keep_alive).await.map_err(ApiError::from)?;
+        // The end at shutdown is the last item: an error, after which the stream stops.
+        let messages = stream.map(|event| watch_event_to_pb(event).map_err(Status::from));
+        Ok(Response::new(Box::pin(messages)))
     }
 
     async fn export_pdn(
@@ -155,11 +176,11 @@ impl GameService for GameApi {
         request: Request<pb::ExportPdnRequest>,
     ) -> Result<Response<pb::ExportPdnResponse>, Status> {
         let id = game_id(&request.get_ref().name)?;
-        let (stored, replayed) = self.host.load(id).await?;
+        let (stored, replayed) = self.host.load(id).await.map_err(ApiError::from)?;
         let header = &stored.header;
         let tags = [
             ("Event", "Damiera game".to_string()),
-            ("Site", super::convert::game_name(id)),
+            ("Site", game_name(id)),
             ("Date", pdn_date(header.created_at_ms)),
             ("White", seat_label(header, damiera_engine::Color::White)),
             ("Black", seat_label(header, damiera_engine::Color::Black)),
@@ -172,10 +193,9 @@ impl GameService for GameApi {
         &self,
         request: Request<pb::ImportGameRequest>,
     ) -> Result<Response<pb::ImportGameResponse>, Status> {
-        let request = request.into_inner();
-        let NewGame { game, white_token, black_token } =
-            import_game(&self.host, &self.caps, &request, self.settings.max_pdn_bytes).await?;
-        Ok(Response::new(pb::ImportGameResponse { game: Some(game), white_token, black_token }))
+        let new = create::import_game(&self.host, &self.caps, request.get_ref(), self.settings.max_pdn_bytes).await?;
+        let (game, white_token, black_token) = made(new);
+        Ok(Response::new(pb::ImportGameResponse { game, white_token, black_token }))
     }
 }
 

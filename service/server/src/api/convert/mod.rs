@@ -1,15 +1,23 @@
-//! Conversions between the protobuf messages and the engine's types, in one place.
+//! Conversions between the protobuf messages and the engine's and the domain's types, in one
+//! place: this file for the rules and the engine, [`games`] for hosted games, [`search`] for
+//! search requests.
 //!
 //! Requests come in as numbers and text: a variant's enum value, a FEN, a move text. Each reader
 //! here names the request field it reads, so that a refusal points at it.
 
+pub mod games;
+pub mod search;
+
 use std::time::Duration;
 
 use damiera_engine::search::{Line, Score};
-use damiera_engine::{fen, notation, Color, DrawReason, Move, Outcome, Position, Role, Variant, WinReason};
+use damiera_engine::{fen, notation, Color, DrawReason, Move, Outcome, PieceKind, Position, Variant, WinReason};
 
 use super::ApiError;
 use crate::proto as pb;
+
+/// The longest client-chosen request id, in characters.
+const MAX_REQUEST_ID: usize = 64;
 
 /// Reads a variant field.
 pub fn variant(field: &str, value: i32) -> Result<Variant, ApiError> {
@@ -60,9 +68,9 @@ pub fn position_to_pb(position: &Position) -> pb::Position {
         .map(|(square, piece)| pb::Piece {
             square: variant.square_name(square),
             color: color_to_pb(piece.color).into(),
-            kind: match piece.role {
-                Role::Man => pb::PieceKind::Man,
-                Role::King => pb::PieceKind::King,
+            kind: match piece.kind {
+                PieceKind::Man => pb::PieceKind::Man,
+                PieceKind::King => pb::PieceKind::King,
             }
             .into(),
         })
@@ -81,17 +89,13 @@ pub fn move_to_pb(variant: Variant, mv: &Move) -> pb::Move {
     let from = name(mv.from());
     let path: Vec<String> = mv.landings().iter().map(|&square| name(square)).collect();
     let to = path.last().cloned().unwrap_or_default();
-    let mut short_notation = String::with_capacity(from.len() + 1 + to.len());
-    short_notation.push_str(&from);
-    short_notation.push(if mv.is_capture() { 'x' } else { '-' });
-    short_notation.push_str(&to);
     let captures = match mv.captures_in_order(variant) {
         Some(order) => order.into_iter().map(name).collect(),
         None => mv.captured().into_iter().map(name).collect(),
     };
     pb::Move {
         notation: notation::write(variant, mv),
-        short_notation,
+        short_notation: notation::write_short(variant, mv),
         from,
         to,
         path,
@@ -170,4 +174,23 @@ pub fn duration_to_pb(duration: Duration) -> prost_types::Duration {
 /// Reads a duration field, which must not be negative.
 pub fn duration(field: &str, value: &prost_types::Duration) -> Result<Duration, ApiError> {
     Duration::try_from(*value).map_err(|_| ApiError::invalid(field, "a duration must be zero or more"))
+}
+
+/// `value`, if it has at most `max` characters: a field's size is checked before it is read, and
+/// an error never echoes a huge value.
+pub fn bounded<'a>(field: &str, value: &'a str, max: usize) -> Result<&'a str, ApiError> {
+    if value.len() > max && value.chars().count() > max {
+        return Err(ApiError::over_limit(
+            field,
+            format!("{} characters", value.chars().count()),
+            format!("{max} characters"),
+        ));
+    }
+    Ok(value)
+}
+
+/// A client-chosen request id: up to 64 characters; empty: none.
+pub fn request_id(field: &str, value: &str) -> Result<Option<String>, ApiError> {
+    let value = bounded(field, value, MAX_REQUEST_ID)?;
+    Ok((!value.is_empty()).then(|| value.to_string()))
 }

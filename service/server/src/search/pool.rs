@@ -1,7 +1,7 @@
 //! [`SearchPool`]: searches and other long computations run here, on threads off the async runtime.
 //!
 //! The pool owns a number of search threads. A job asks for some of them and waits in a bounded
-//! queue while they are busy; beyond the queue it is refused at once with `RESOURCE_EXHAUSTED`, so
+//! queue while they are busy; beyond the queue it is refused at once ([`PoolError::Overloaded`]), so
 //! an overloaded server answers quickly instead of piling up work it cannot finish in time.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,7 +10,21 @@ use std::time::Duration;
 
 use tokio::sync::{Semaphore, TryAcquireError};
 
-use crate::api::ApiError;
+/// Why a job did not run to its end.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum PoolError {
+    /// Every search thread is busy and the queue is full.
+    #[error("every search slot is taken and {queued} requests are waiting")]
+    Overloaded {
+        /// Jobs waiting when this one was refused.
+        queued: usize,
+        /// A suggested delay before trying again.
+        retry_after: Duration,
+    },
+    /// The pool is closed, or the job panicked.
+    #[error("{0}")]
+    Failed(String),
+}
 
 /// The search threads and their queue.
 #[derive(Debug)]
@@ -49,7 +63,7 @@ impl SearchPool {
     ///
     /// Dropping the returned future while the job waits leaves the queue; once the job runs, it
     /// runs to its end (searches end early through their stop flag) and then frees its threads.
-    pub async fn run<T, F>(&self, threads: u32, job: F) -> Result<T, ApiError>
+    pub async fn run<T, F>(&self, threads: u32, job: F) -> Result<T, PoolError>
     where
         T: Send + 'static,
         F: FnOnce() -> T + Send + 'static,
@@ -70,12 +84,12 @@ impl SearchPool {
             value
         })
         .await
-        .map_err(|error| ApiError::Internal(format!("a search failed: {error}")))
+        .map_err(|error| PoolError::Failed(format!("a search failed: {error}")))
     }
 }
 
-fn internal(error: impl std::fmt::Display) -> ApiError {
-    ApiError::Internal(format!("the search pool is closed: {error}"))
+fn internal(error: impl std::fmt::Display) -> PoolError {
+    PoolError::Failed(format!("the search pool is closed: {error}"))
 }
 
 /// A place in the queue, given up when dropped (the job starts, or the caller goes away).
@@ -85,12 +99,12 @@ struct Waiting<'a> {
 }
 
 impl<'a> Waiting<'a> {
-    fn enter(pool: &'a SearchPool) -> Result<Waiting<'a>, ApiError> {
+    fn enter(pool: &'a SearchPool) -> Result<Waiting<'a>, PoolError> {
         let before = pool.queued.fetch_add(1, Ordering::SeqCst);
         if before >= pool.max_queued {
             pool.queued.fetch_sub(1, Ordering::SeqCst);
             metrics::counter!("damiera_searches_refused_total").increment(1);
-            return Err(ApiError::Overloaded { queued: before, retry_after: pool.retry_after });
+            return Err(PoolError::Overloaded { queued: before, retry_after: pool.retry_after });
         }
         Ok(Waiting { pool, _gauge: Gauge::raise("damiera_searches_queued") })
     }

@@ -1,13 +1,12 @@
 //! `ListGames`: games newest first, filtered by variant and state, a page at a time. The page
 //! token is opaque to clients: the creation time and id of the last game of the page, hex-encoded.
 
-use super::convert::game_to_pb;
-use super::host::{store_error, Host};
-use super::record::GameStateKind;
-use super::replay::Replayed;
-use super::store::{ListFilter, PageCursor};
+use crate::api::convert::games::game_to_pb;
 use crate::api::convert::variant;
 use crate::api::ApiError;
+use crate::games::record::GameStateKind;
+use crate::games::store::{ListFilter, PageCursor};
+use crate::games::Host;
 use crate::proto as pb;
 
 /// Games in a page when the request does not say.
@@ -28,20 +27,16 @@ pub async fn list_games(host: &Host, request: &pb::ListGamesRequest) -> Result<p
     };
     let after = (!request.page_token.is_empty()).then(|| decode_token(&request.page_token)).transpose()?;
     // One more than the page: whether it exists says if there is a next page.
-    let mut stored = host.store().list(&filter, page_size + 1, after.as_ref()).await.map_err(store_error)?;
+    let mut stored = host.list(&filter, page_size + 1, after.as_ref()).await?;
     let more = stored.len() > page_size as usize;
     stored.truncate(page_size as usize);
     let next_page_token = match stored.last() {
-        Some(last) if more => {
+        Some((last, _)) if more => {
             encode_token(&PageCursor { created_at_ms: last.header.created_at_ms, id: last.header.id.clone() })
         }
         _ => String::new(),
     };
-    let games = stored
-        .iter()
-        .map(|game| Replayed::from_stored(game).map(|replayed| game_to_pb(game, &replayed)))
-        .collect::<Result<_, _>>()
-        .map_err(ApiError::Internal)?;
+    let games = stored.iter().map(|(game, replayed)| game_to_pb(game, replayed)).collect();
     Ok(pb::ListGamesResponse { games, next_page_token })
 }
 

@@ -1,0 +1,76 @@
+//! A `SearchRequest` read into a [`SearchJob`]: the position and its moves replayed through a
+//! [`Game`] (so that repetitions count), the limits and options read and checked against the caps.
+
+use std::time::Duration;
+
+use damiera_engine::search::Clock;
+use damiera_engine::{Game, Outcome, Variant};
+
+use super::{duration, parse_move, position, variant};
+use crate::api::ApiError;
+use crate::proto as pb;
+use crate::search::{Asked, Caps, SearchJob};
+
+/// The prefix of every field name in a search's errors.
+const PREFIX: &str = "search.";
+
+/// Reads and checks a search request against `caps`.
+pub fn search_job(request: Option<&pb::SearchRequest>, caps: &Caps) -> Result<SearchJob, ApiError> {
+    let request = request.ok_or_else(|| ApiError::invalid("search", "the search must be given"))?;
+    let variant = variant(&format!("{PREFIX}variant"), request.variant)?;
+    let game = replay(variant, request)?;
+    let asked = Asked {
+        threads: given(request.threads),
+        multipv: given(request.multipv),
+        hash_mib: given(request.hash_mib),
+        level: request.level,
+        seed: request.seed,
+        ..limits(&format!("{PREFIX}limits"), request.limits.as_ref())?
+    };
+    SearchJob::new(&game, &asked, caps).map_err(|error| ApiError::search(PREFIX, error))
+}
+
+/// Reads `SearchLimits` (of a search, or of an engine seat at `field`) into the limits of
+/// [`Asked`]; everything else is left unset.
+pub fn limits(field: &str, limits: Option<&pb::SearchLimits>) -> Result<Asked, ApiError> {
+    let Some(limits) = limits else { return Ok(Asked::default()) };
+    let move_time =
+        limits.move_time.as_ref().map(|value| duration(&format!("{field}.move_time"), value)).transpose()?;
+    Ok(Asked {
+        depth: given(limits.depth),
+        nodes: (limits.nodes > 0).then_some(limits.nodes),
+        move_time,
+        clock: limits.clock.as_ref().map(|c| clock(&format!("{field}.clock"), c)).transpose()?,
+        ..Asked::default()
+    })
+}
+
+fn replay(variant: Variant, request: &pb::SearchRequest) -> Result<Game, ApiError> {
+    let start = position(variant, &format!("{PREFIX}fen"), &request.fen)?;
+    let mut game = Game::from_position(start);
+    for (index, text) in request.moves.iter().enumerate() {
+        let field = format!("{PREFIX}moves[{index}]");
+        if let outcome @ (Outcome::Win { .. } | Outcome::Draw { .. }) = game.outcome() {
+            return Err(ApiError::invalid(field, format!("the game was already over ({outcome}) before this move")));
+        }
+        let mv = parse_move(game.position(), &field, text)?;
+        game.play_move(&mv).map_err(|error| ApiError::invalid(field, error.to_string()))?;
+    }
+    Ok(game)
+}
+
+fn clock(field: &str, clock: &pb::GameClock) -> Result<Clock, ApiError> {
+    let read = |name: &str, value: &Option<prost_types::Duration>| -> Result<Duration, ApiError> {
+        value.as_ref().map_or(Ok(Duration::ZERO), |v| duration(&format!("{field}.{name}"), v))
+    };
+    let remaining = read("remaining", &clock.remaining)?;
+    if remaining.is_zero() {
+        return Err(ApiError::invalid(format!("{field}.remaining"), "a clock needs time left"));
+    }
+    Ok(Clock { remaining, increment: read("increment", &clock.increment)? })
+}
+
+/// A field where 0 means "not given".
+fn given(value: u32) -> Option<u32> {
+    (value > 0).then_some(value)
+}

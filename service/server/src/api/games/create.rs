@@ -1,0 +1,81 @@
+//! `CreateGame` and `ImportGame` read: the variant, the options, the start position or the PDN,
+//! and the seats, checked; the host makes the game.
+
+use damiera_engine::{pdn, Game, GameError, GameOptions, Variant};
+
+use crate::api::convert::games::{first_mover_from_pb, seat_from_pb};
+use crate::api::convert::{bounded, position, request_id, variant};
+use crate::api::ApiError;
+use crate::games::record::FirstMoverChoice;
+use crate::games::{Host, NewGame};
+use crate::proto as pb;
+use crate::search::Caps;
+
+/// The longest FEN a game may start from (a full Triestina board is some 160 characters).
+const MAX_FEN: usize = 1024;
+
+/// `CreateGame`.
+pub async fn new_game(host: &Host, caps: &Caps, request: &pb::CreateGameRequest) -> Result<NewGame, ApiError> {
+    let variant = variant("variant", request.variant)?;
+    let choice = first_mover_from_pb(request.options.as_ref())?;
+    let forfeit = request.options.as_ref().is_some_and(|o| o.forfeit_on_capture_fault);
+    let game = if request.fen.trim().is_empty() {
+        Game::with_options(variant, GameOptions { first_mover: choice.into(), forfeit_on_capture_fault: forfeit })
+    } else {
+        if choice != FirstMoverChoice::White {
+            return Err(ApiError::invalid(
+                "options.first_mover",
+                "a set-up position says who moves first: leave this unset",
+            ));
+        }
+        Game::setup(position(variant, "fen", bounded("fen", &request.fen, MAX_FEN)?)?, forfeit)
+    }
+    .map_err(options_error)?;
+    if game.outcome().is_over() {
+        return Err(ApiError::invalid("fen", format!("the game would be over before it starts: {}", game.outcome())));
+    }
+    let seats = [
+        seat_from_pb("white", request.white.as_ref(), "", caps)?,
+        seat_from_pb("black", request.black.as_ref(), "", caps)?,
+    ];
+    let request_id = request_id("request_id", &request.request_id)?;
+    Ok(crate::games::new_game(host, &game, choice, seats, request_id.as_deref()).await?)
+}
+
+/// `ImportGame`.
+pub async fn import_game(
+    host: &Host,
+    caps: &Caps,
+    request: &pb::ImportGameRequest,
+    max_pdn_bytes: usize,
+) -> Result<NewGame, ApiError> {
+    if request.pdn.len() > max_pdn_bytes {
+        return Err(ApiError::over_limit(
+            "pdn",
+            format!("{} bytes", request.pdn.len()),
+            format!("{max_pdn_bytes} bytes"),
+        ));
+    }
+    let default_variant = if request.variant == 0 { Variant::Italian } else { variant("variant", request.variant)? };
+    let mut games =
+        pdn::read_games(&request.pdn, default_variant).map_err(|e| ApiError::invalid("pdn", e.to_string()))?;
+    if games.len() != 1 {
+        return Err(ApiError::invalid("pdn", format!("give exactly one game; the text holds {}", games.len())));
+    }
+    let record = games.remove(0);
+    let tag = |name| record.tag(name).filter(|v| *v != "?").unwrap_or("");
+    let seats = [
+        seat_from_pb("white", request.white.as_ref(), tag("White"), caps)?,
+        seat_from_pb("black", request.black.as_ref(), tag("Black"), caps)?,
+    ];
+    let request_id = request_id("request_id", &request.request_id)?;
+    Ok(crate::games::import_game(host, &record, seats, request_id.as_deref()).await?)
+}
+
+/// The rules refused the options: an option another variant has, say, which the engine names.
+fn options_error(error: GameError) -> ApiError {
+    match error {
+        GameError::TurkishOnly { option, .. } => ApiError::invalid(format!("options.{option}"), error.to_string()),
+        error => ApiError::invalid("options", error.to_string()),
+    }
+}

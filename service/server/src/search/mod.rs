@@ -1,0 +1,13 @@
+//! Searches off the async runtime: the [`Caps`] a search is checked against, the checked
+//! [`SearchJob`], and the [`SearchPool`] of threads it runs on.
+//!
+//! The API's `BestMove` and `Analyze` and the hosted games' engine seats share this module; it
+//! speaks in engine types and knows nothing of the wire, so neither layer owns it from above.
+
+mod caps;
+mod job;
+mod pool;
+
+pub use caps::{Cap, Caps, OverCap};
+pub use job::{Asked, JobError, SearchJob};
+pub use pool::{PoolError, SearchPool};
