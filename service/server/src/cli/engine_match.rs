@@ -306,7 +306,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), Failure> {
                         }
                         // A line now and then, and the deciding one, for logs; the progress bar
                         // shows every pair.
-                        if !progress && (results.pairs.pairs() % 10 == 0 || verdict != Verdict::Undecided) {
+                        if !progress && (results.pairs.pairs().is_multiple_of(10) || verdict != Verdict::Undecided) {
                             eprintln!("sprt: {} pairs, {}", results.pairs.pairs(), sprt.report(&results.pairs));
                         }
                     }
