@@ -22,7 +22,7 @@
 //! assert_eq!(notation::write_move(Variant::Italian, &mv), "22-18");
 //! ```
 
-use damiera_engine::{fen, Color, Move, Piece, Position, PieceKind, Square, Variant};
+use damiera_engine::{fen, Color, Move, Piece, PieceKind, Position, Square, Variant};
 
 /// Why a Hub move or position was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
