@@ -244,17 +244,16 @@ impl Game {
     /// How many times the current position (same pieces, same player to move) has occurred.
     #[must_use]
     pub fn repetitions(&self) -> usize {
-        // Captures and men's moves cannot be undone, so only the positions since the last one of
-        // them can come back: count among those.
-        let kings_quiet_moves = self
+        // Only the positions since the last move that cannot be undone can come back: count among those.
+        let reversible_moves = self
             .moves
             .iter()
             .zip(&self.positions)
             .rev()
-            .take_while(|(played, before)| !played.mv.is_capture() && before.kings().contains(played.mv.from()))
+            .take_while(|(played, before)| !before.is_irreversible(&played.mv))
             .count();
         let current = self.position();
-        let since = self.positions.len() - 1 - kings_quiet_moves;
+        let since = self.positions.len() - 1 - reversible_moves;
         self.positions[since..].iter().filter(|p| p.hash() == current.hash() && *p == current).count()
     }
 

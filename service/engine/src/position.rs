@@ -11,7 +11,7 @@
 //! assert_ne!(start.hash(), after.hash());
 //! ```
 
-use crate::{movegen, zobrist, Bitboard, Color, Move, Piece, PieceKind, Square, Variant};
+use crate::{movegen, zobrist, Bitboard, Color, Move, Piece, PieceKind, RuleFamily, Square, Variant};
 
 /// A legal arrangement of pieces on a variant's board, with the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -250,6 +250,23 @@ impl Position {
         next.turn = them;
         next.hash = hash;
         next
+    }
+
+    /// Whether playing `mv` here means no earlier position can occur again: a capture removes
+    /// pieces for good, and a man never comes back to a rank it has left (men step forward, and in
+    /// Dama Turca also sideways, which keeps the rank and can be undone). King moves can be undone.
+    #[must_use]
+    pub fn is_irreversible(&self, mv: &Move) -> bool {
+        if mv.is_capture() {
+            return true;
+        }
+        if self.kings.contains(mv.from()) {
+            return false;
+        }
+        match self.variant.family() {
+            RuleFamily::Diagonal => true, // every step of a man is forward
+            RuleFamily::Orthogonal => mv.from().index() / 8 != mv.to().index() / 8,
+        }
     }
 
     /// The same pieces with `turn` to move.

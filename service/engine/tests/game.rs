@@ -84,6 +84,20 @@ fn turkish_third_repetition_draws() {
     assert_eq!(g.outcome(), Outcome::Draw { reason: DrawReason::Repetition });
 }
 
+/// RULES.md 3.10: a Turkish man's sideways step can be undone, so men moving sideways repeat a
+/// position too (men and kings far apart: nothing is captured).
+#[test]
+fn turkish_men_moving_sideways_repeat() {
+    let mut g = game(Variant::Turkish, "W:Wa2,Kd4:Bh7,Kh5");
+    let cycle = ["a2-b2", "h7-g7", "b2-a2", "g7-h7"];
+    play_all(&mut g, &cycle);
+    play_all(&mut g, &cycle[..3]);
+    assert_eq!(g.repetitions(), 2);
+    g.play(cycle[3]).unwrap();
+    assert_eq!(g.repetitions(), 3);
+    assert_eq!(g.outcome(), Outcome::Draw { reason: DrawReason::Repetition });
+}
+
 /// Plays king moves that keep White's king on squares 21-32 and Black's on 1-12 (never in
 /// contact), choosing the move whose position has occurred least, so no repetition draw comes first.
 fn wander(g: &mut Game) {
