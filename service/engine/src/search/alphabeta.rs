@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::eval::{evaluate_with, Evaluation};
+use super::path::Path;
 use super::time::{Progress, TimeControl};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Iteration, Limits, Line, Options, Score, SearchResult, Techniques};
@@ -55,8 +56,7 @@ pub(super) fn iterate(
     first_depth: u32,
     mut report: impl FnMut(&Iteration),
 ) -> SearchResult {
-    searcher.path.extend(history.iter().map(Position::hash));
-    searcher.path.push(position.hash());
+    searcher.path.start(history, position);
     let legal = position.legal_moves();
     let first = legal.first().copied();
     let mut result = SearchResult {
@@ -151,8 +151,8 @@ pub(super) struct Searcher<'a> {
     selective_depth: usize,
     /// Whether a limit or the stop flag cut the current iteration short.
     aborted: bool,
-    /// Hashes of the game's positions, then of the searched line: repetitions are draws.
-    path: Vec<u64>,
+    /// The game's positions, then the searched line's: repetitions are draws.
+    path: Path,
     /// Two quiet moves per ply that caused a cut-off recently, as (from, to).
     killers: Vec<[Option<(Square, Square)>; 2]>,
     /// For each colour, (from, to): how often a quiet move caused a cut-off, weighted by depth.
@@ -195,7 +195,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             selective_depth: 0,
             aborted: false,
-            path: Vec::with_capacity(512),
+            path: Path::new(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![[[0; 64]; 64]; 2],
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -293,12 +293,6 @@ impl<'a> Searcher<'a> {
         false
     }
 
-    /// Whether the position just pushed on `path` occurred before with the same player to move.
-    fn repeats(&self) -> bool {
-        let current = *self.path.last().expect("the root is on the path");
-        self.path.iter().rev().skip(2).step_by(2).any(|&hash| hash == current)
-    }
-
     fn negamax(&mut self, position: &Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         if self.aborted || self.should_stop() {
@@ -311,7 +305,7 @@ impl<'a> Searcher<'a> {
             if let Some(outcome) = position.material_outcome() {
                 return outcome_score(outcome, position.turn(), ply);
             }
-            if self.repeats() {
+            if self.path.repeats() {
                 return 0;
             }
         }
@@ -380,7 +374,7 @@ impl<'a> Searcher<'a> {
             if depth > 1 {
                 self.table.prefetch(child.hash()); // a child at the horizon seldom probes
             }
-            self.path.push(child.hash());
+            self.path.push(position, mv, child.hash());
             let score = self.search_child(&child, mv, n, depth, alpha, beta, ply, forced);
             self.path.pop();
             if self.aborted {
@@ -566,24 +560,6 @@ fn public_score(score: i32) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn searcher_with_path<'a>(table: &'a TranspositionTable, stop: &'a AtomicBool, path: &[u64]) -> Searcher<'a> {
-        let mut searcher =
-            Searcher::new(table, stop, TimeControl::new(&Limits::default(), Instant::now()), u64::MAX, None);
-        searcher.path.extend_from_slice(path);
-        searcher
-    }
-
-    #[test]
-    fn a_position_met_before_with_the_same_player_to_move_repeats() {
-        let (table, stop) = (TranspositionTable::new(1), AtomicBool::new(false));
-        // Positions alternate players, so only an even distance back can be the same position.
-        assert!(searcher_with_path(&table, &stop, &[1, 2, 3, 4, 1]).repeats());
-        assert!(searcher_with_path(&table, &stop, &[1, 2, 1]).repeats());
-        assert!(!searcher_with_path(&table, &stop, &[1, 2, 3, 1]).repeats());
-        assert!(!searcher_with_path(&table, &stop, &[5, 1]).repeats());
-        assert!(!searcher_with_path(&table, &stop, &[1]).repeats());
-    }
 
     #[test]
     fn decided_scores_keep_their_distance_through_the_table() {

@@ -21,6 +21,7 @@
 
 mod alphabeta;
 mod eval;
+mod path;
 pub mod skill;
 mod threads;
 mod time;
