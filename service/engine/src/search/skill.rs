@@ -1,20 +1,27 @@
 //! Skill levels 1 to 20: how a weaker level searches and how it picks a move.
 //!
-//! Level 20 is full strength. Below it, a level searches no deeper than its depth cap and looks at
-//! the four best lines; it then adds to each line's score a random amount up to its spread and
-//! plays the highest. The mistakes are a person's: a plausible move that a shallow look rated
-//! nearly as well, more often and more costly the lower the level, never a random move. The
-//! choice is drawn from a seed and the position, so the same seed replays the same game.
+//! Level 20 is full strength. Below it, a level searches no deeper than its depth cap and visits
+//! no more positions than its node cap, looks at the four best lines, then adds to each line's
+//! score a random amount up to its spread and plays the highest. The mistakes are a person's: a
+//! plausible move that a shallow look rated nearly as well, more often and more costly the lower
+//! the level, never a random move. The choice is drawn from a seed and the position, so the same
+//! seed replays the same game.
 //!
-//! | level | depth cap | spread (hundredths of a man) |
-//! |---:|---:|---:|
-//! | 1 | 1 | 285 |
-//! | 4 | 4 | 240 |
-//! | 8 | 7 | 180 |
-//! | 12 | 10 | 120 |
-//! | 16 | 13 | 60 |
-//! | 19 | 15 | 15 |
-//! | 20 | none | 0 |
+//! The node cap doubles every two levels, so a level searches 2.8 times the positions of the level
+//! three below it whatever the clock says: without it, levels whose searches end on time before
+//! their depth cap (Dama Turca's wide trees at 20 ms a move) differed by their spread alone and did
+//! not separate. Once the cap is reached a level answers, with time to spare: its strength does
+//! not grow with the move time or the machine's speed.
+//!
+//! | level | depth cap | node cap | spread (hundredths of a man) |
+//! |---:|---:|---:|---:|
+//! | 1 | 1 | 150 | 285 |
+//! | 4 | 4 | 424 | 240 |
+//! | 8 | 7 | 1,696 | 180 |
+//! | 12 | 10 | 6,784 | 120 |
+//! | 16 | 13 | 27,136 | 60 |
+//! | 19 | 15 | 76,800 | 15 |
+//! | 20 | none | none | 0 |
 
 use std::ops::RangeInclusive;
 
@@ -43,6 +50,17 @@ pub(super) const CANDIDATES: usize = 4;
 #[must_use]
 pub fn depth_cap(level: u8) -> Option<u32> {
     (level < FULL_STRENGTH).then(|| 1 + u32::from(level.max(1)) * 3 / 4)
+}
+
+/// The most positions a level below 20 visits: 150 at level 1, doubling every two levels (212,
+/// about 150 times the square root of two, in between) to 76,800 at level 19.
+#[must_use]
+pub fn node_cap(level: u8) -> Option<u64> {
+    (level < FULL_STRENGTH).then(|| {
+        let steps = u32::from(level.max(1)) - 1;
+        let base = if steps % 2 == 0 { 150 } else { 212 };
+        base << (steps / 2)
+    })
 }
 
 /// The most a level below 20 adds to a line's score before choosing: 285 at level 1, 15 at 19.
@@ -89,6 +107,9 @@ mod tests {
         assert!(caps.windows(2).all(|w| w[0] <= w[1]));
         assert_eq!((caps[0], caps[18]), (1, 15));
         assert_eq!((depth_cap(20), spread(20), spread(1)), (None, 0, 285));
+        let nodes: Vec<u64> = (1..FULL_STRENGTH).map(|l| node_cap(l).unwrap()).collect();
+        assert_eq!((nodes[0], nodes[3], nodes[11], nodes[18], node_cap(20)), (150, 424, 6784, 76_800, None));
+        assert!(nodes.windows(3).all(|w| w[2] == 2 * w[0]), "doubling every two levels");
     }
 
     #[test]

@@ -81,6 +81,9 @@ pub fn search_with(
     if let Some(cap) = skill::depth_cap(level) {
         limits.depth = Some(limits.depth.map_or(cap, |d| d.min(cap)));
     }
+    if let Some(cap) = skill::node_cap(level) {
+        limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+    }
     let lines = if level < FULL_STRENGTH { options.multipv.max(CANDIDATES) } else { options.multipv.max(1) };
     table.new_search();
     let time = TimeControl::new(&limits, Instant::now());
