@@ -11,6 +11,7 @@
 
 mod bitboard;
 mod color;
+pub mod egtb;
 pub mod fen;
 mod game;
 mod geometry;
