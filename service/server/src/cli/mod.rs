@@ -5,6 +5,7 @@
 
 mod bench;
 mod bestmove;
+mod egtb;
 mod elo;
 mod engine_match;
 mod health;
@@ -43,6 +44,8 @@ enum Command {
     Bestmove(bestmove::BestmoveArgs),
     /// Search a fixed set of positions: the node count is the search's signature.
     Bench(bench::BenchArgs),
+    /// Build endgame databases, or look a position up in them.
+    Egtb(egtb::EgtbArgs),
     /// Speak the Hub engine protocol (Scan's) on standard input and output, for GUIs and matches.
     Hub,
     /// Play engine against engine and measure the difference in Elo.
@@ -129,6 +132,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Moves(args) => moves::run(&args, &mut out)?,
         Command::Bestmove(args) => bestmove::run(&args, &mut out)?,
         Command::Bench(args) => bench::run(&args, &mut out)?,
+        Command::Egtb(args) => egtb::run(&args, &mut out)?,
         Command::Match(args) => engine_match::run(&args, &mut out)?,
         Command::Hub => unreachable!("the Hub session runs above"),
         Command::Serve(args) => serve::run(*args)?,
