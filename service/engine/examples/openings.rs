@@ -36,7 +36,7 @@ use std::sync::Mutex;
 use std::thread;
 use std::time::Instant;
 
-use damiera_engine::search::{search, Limits, Score, TranspositionTable};
+use damiera_engine::search::{search, Limits, TranspositionTable};
 use damiera_engine::{notation, Move, Outcome, Position, Variant};
 
 /// How one variant's suite is made.
@@ -145,21 +145,12 @@ impl Line {
         let (end, history) = self.positions.split_last().expect("a line has its start position");
         let mut scores = Vec::new();
         let result = search(end, history, &Limits::depth(depth), table, &AtomicBool::new(false), |it| {
-            scores.push(hundredths(it.score))
+            scores.push(it.score.rank())
         });
         if scores.is_empty() {
-            scores.push(hundredths(result.score)); // no iteration: no legal move
+            scores.push(result.score.rank()); // no iteration: no legal move
         }
         scores
-    }
-}
-
-/// A score as one number: decided results beyond every estimate, sooner ones further out.
-fn hundredths(score: Score) -> i32 {
-    match score {
-        Score::Value(value) => value,
-        Score::WinIn(plies) => 100_000 - plies as i32,
-        Score::LossIn(plies) => -100_000 + plies as i32,
     }
 }
 

@@ -5,15 +5,20 @@
 //! capture is searched on (every legal move is then a capture, so there is no "stand pat"), and
 //! only a quiet position is evaluated. Scores of decided positions carry their distance in plies,
 //! and any repetition of a position on the game's record or the searched line counts as a draw.
+//! With endgame databases, a position they hold is scored by them ([`super::tablebase`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::eval::{evaluate_with, Evaluation};
 use super::path::Path;
+use super::skill::FULL_STRENGTH;
+use super::tablebase::{self, RootValue};
 use super::time::{Progress, TimeControl};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Iteration, Limits, Line, Options, Score, SearchResult, Techniques};
+use crate::egtb::{Tablebase, Wdl};
 use crate::{movegen, Color, Move, Outcome, Position, Square};
 
 /// Beyond every score.
@@ -57,7 +62,7 @@ pub(super) fn iterate(
     mut report: impl FnMut(&Iteration),
 ) -> SearchResult {
     searcher.path.start(history, position);
-    let legal = position.legal_moves();
+    let legal = searcher.root_moves(position);
     let first = legal.first().copied();
     let mut result = SearchResult {
         best_move: first,
@@ -176,6 +181,10 @@ pub(super) struct Searcher<'a> {
     evaluation: Evaluation,
     /// Which of the switchable techniques are in use.
     techniques: Techniques,
+    /// Endgame databases: a position they hold is scored, not searched.
+    tablebase: Option<Arc<Tablebase>>,
+    /// What the databases say of the root, when they hold it: the root moves that keep its value.
+    root_value: Option<RootValue>,
 }
 
 impl<'a> Searcher<'a> {
@@ -207,14 +216,44 @@ impl<'a> Searcher<'a> {
             published: 0,
             evaluation: Evaluation::Full,
             techniques: Techniques::default(),
+            tablebase: None,
+            root_value: None,
         }
     }
 
-    /// The same searcher, with the evaluation and the techniques of `options`.
+    /// The same searcher, with the evaluation, the techniques and the databases of `options`.
+    /// Only full strength probes the databases: a weaker level plays its endings by its search.
     pub(super) fn with_options(mut self, options: &Options) -> Searcher<'a> {
         self.evaluation = options.evaluation;
         self.techniques = options.techniques;
+        self.tablebase = options.tablebase.clone().filter(|_| options.level >= FULL_STRENGTH);
         self
+    }
+
+    /// The root moves to search: every legal move, but only those that keep the root's value
+    /// when the databases hold it.
+    fn root_moves(&mut self, root: &Position) -> Vec<Move> {
+        let legal = root.legal_moves();
+        self.root_value = self.tablebase.as_deref().and_then(|tablebase| RootValue::of(tablebase, root, &legal));
+        match &self.root_value {
+            Some(root_value) => root_value.kept.clone(),
+            None => legal,
+        }
+    }
+
+    /// How a root line that starts with `first` and scores `score` reads out: a mate score as it
+    /// is; when the databases hold the position after `first`, their value; a score in a database
+    /// win's band as a database win or loss; else the estimate.
+    fn line_score(&self, root: &Position, score: i32, first: Option<&Move>) -> Score {
+        let public = public_score(score);
+        let Some(tablebase) = self.tablebase.as_deref() else { return public };
+        if matches!(public, Score::WinIn(_) | Score::LossIn(_)) {
+            return public;
+        }
+        if let Some(value) = first.and_then(|mv| tablebase.probe(&root.play_unchecked(mv))) {
+            return Score::Database(value.opposite());
+        }
+        tablebase::value_of(score).map_or(public, Score::Database)
     }
 
     /// The same searcher, also stopped when `answered` is set.
@@ -248,7 +287,7 @@ impl<'a> Searcher<'a> {
             if k == 0 {
                 best = score;
             }
-            lines.push(Line { score: public_score(score), pv: self.pv[0].clone() });
+            lines.push(Line { score: self.line_score(root, score, Some(&first)), pv: self.pv[0].clone() });
             self.excluded.push(first);
         }
         self.excluded.clear();
@@ -303,10 +342,20 @@ impl<'a> Searcher<'a> {
         self.selective_depth = self.selective_depth.max(ply);
         if ply > 0 {
             if let Some(outcome) = position.material_outcome() {
-                return outcome_score(outcome, position.turn(), ply);
+                return match outcome {
+                    Outcome::Draw { .. } => tablebase::draw_score(self.root_value.as_ref(), ply),
+                    _ => outcome_score(outcome, position.turn(), ply),
+                };
             }
             if self.path.repeats() {
-                return 0;
+                // With the root in the databases, a side that wins must not repeat.
+                return tablebase::draw_score(self.root_value.as_ref(), ply);
+            }
+            if let Some(tablebase) = self.tablebase.as_deref() {
+                let root = self.root_value.as_ref();
+                if let Some(score) = tablebase::score(tablebase, root, position, ply, self.evaluation) {
+                    return score; // exact: nothing below it is searched
+                }
             }
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
@@ -329,8 +378,13 @@ impl<'a> Searcher<'a> {
         }
         let mut moves = std::mem::take(&mut self.lists[ply]);
         movegen::legal_moves(position, &mut moves);
-        if ply == 0 && !self.excluded.is_empty() {
-            moves.retain(|m| !self.excluded.contains(m));
+        if ply == 0 {
+            if let Some(root_value) = &self.root_value {
+                moves.retain(|m| root_value.keeps(m));
+            }
+            if !self.excluded.is_empty() {
+                moves.retain(|m| !self.excluded.contains(m));
+            }
         }
         let score = if moves.is_empty() {
             -(WIN - ply as i32) // no legal move: the side to move has lost
@@ -395,7 +449,8 @@ impl<'a> Searcher<'a> {
                         if ply == 0 {
                             // Better than every root move before it at this depth (a fail high
                             // included: its score is a lower bound).
-                            self.partial = Some(Line { score: public_score(score), pv: head[0].clone() });
+                            let score = self.line_score(position, score, Some(mv));
+                            self.partial = Some(Line { score, pv: self.pv[0].clone() });
                         }
                     }
                     if score >= beta {
@@ -409,8 +464,9 @@ impl<'a> Searcher<'a> {
             }
         }
         self.keys[ply] = keys;
-        // With root moves left out (multi-PV), the list's indices are not the position's.
-        if ply > 0 || self.excluded.is_empty() {
+        // With root moves left out (multi-PV, the databases), the list's indices are not the
+        // position's.
+        if ply > 0 || (self.excluded.is_empty() && self.root_value.as_ref().is_none_or(|root| root.kept_all)) {
             let stored_depth = depth.clamp(0, i32::from(u8::MAX)) as u8;
             self.table.store(position.hash(), stored_depth, score_to_table(best, ply), bound, Some(best_index as u8));
         }
@@ -522,13 +578,13 @@ fn outcome_score(outcome: Outcome, turn: Color, ply: usize) -> i32 {
     }
 }
 
-/// Wins and losses are stored relative to the stored position, so that they read right wherever
-/// the position is met again.
+/// Wins and losses, and database wins and losses, are stored relative to the stored position, so
+/// that their distances read right wherever the position is met again.
 fn score_to_table(score: i32, ply: usize) -> i16 {
     let ply = ply as i32;
-    let relative = if score > DECIDED {
+    let relative = if score > DECIDED || tablebase::value_of(score) == Some(Wdl::Win) {
         score + ply
-    } else if score < -DECIDED {
+    } else if score < -DECIDED || tablebase::value_of(score) == Some(Wdl::Loss) {
         score - ply
     } else {
         score
@@ -538,9 +594,9 @@ fn score_to_table(score: i32, ply: usize) -> i16 {
 
 fn score_from_table(score: i16, ply: usize) -> i32 {
     let (score, ply) = (i32::from(score), ply as i32);
-    if score > DECIDED {
+    if score > DECIDED || tablebase::value_of(score) == Some(Wdl::Win) {
         score - ply
-    } else if score < -DECIDED {
+    } else if score < -DECIDED || tablebase::value_of(score) == Some(Wdl::Loss) {
         score + ply
     } else {
         score

@@ -23,6 +23,7 @@ mod alphabeta;
 mod eval;
 mod path;
 pub mod skill;
+mod tablebase;
 mod threads;
 mod time;
 mod tt;
@@ -34,6 +35,7 @@ pub use eval::{evaluate, evaluate_with, evaluate_with_weights, Evaluation, Weigh
 pub use threads::{search_with, Options, Techniques};
 pub use tt::{Bound, Entry, TranspositionTable};
 
+use crate::egtb::Wdl;
 use crate::Move;
 
 /// Where a search stops. Unset limits do not apply; with none set, only the stop flag ends it.
@@ -87,6 +89,26 @@ pub enum Score {
     WinIn(u32),
     /// The side to move loses in this many plies.
     LossIn(u32),
+    /// The endgame databases hold the position (or the line's end): its value with best play,
+    /// for the side to move, without a distance.
+    Database(Wdl),
+}
+
+impl Score {
+    /// The score as one number that orders scores from the side to move's point of view: an
+    /// estimate as it is, a database win above every estimate, a forced win above that and the
+    /// sooner the higher; losses the reverse.
+    #[must_use]
+    pub fn rank(self) -> i32 {
+        match self {
+            Score::Value(value) => value,
+            Score::WinIn(plies) => 100_000 - plies as i32,
+            Score::LossIn(plies) => -100_000 + plies as i32,
+            Score::Database(Wdl::Win) => 50_000,
+            Score::Database(Wdl::Draw) => 0,
+            Score::Database(Wdl::Loss) => -50_000,
+        }
+    }
 }
 
 /// What one completed iteration found.

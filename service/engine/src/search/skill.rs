@@ -25,7 +25,7 @@
 
 use std::ops::RangeInclusive;
 
-use super::{Line, Score};
+use super::Line;
 
 /// The strongest level, which plays the search's best move.
 pub const FULL_STRENGTH: u8 = 20;
@@ -83,19 +83,15 @@ pub(super) fn choose(lines: &[Line], level: u8, seed: u64) -> usize {
         state ^= state << 17;
         state
     };
-    let value = |score: Score| match score {
-        Score::Value(v) => v,
-        Score::WinIn(n) => 100_000 - n as i32,
-        Score::LossIn(n) => -100_000 + n as i32,
-    };
     (0..lines.len())
-        .max_by_key(|&i| (value(lines[i].score) + (next() % (spread as u64 + 1)) as i32, std::cmp::Reverse(i)))
+        .max_by_key(|&i| (lines[i].score.rank() + (next() % (spread as u64 + 1)) as i32, std::cmp::Reverse(i)))
         .expect("at least one line")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Score;
 
     fn lines(scores: &[i32]) -> Vec<Line> {
         scores.iter().map(|&v| Line { score: Score::Value(v), pv: Vec::new() }).collect()

@@ -8,7 +8,7 @@
 //! completes the depth limit. With more than one thread the search is no longer deterministic.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use super::alphabeta::{iterate, Searcher};
@@ -16,10 +16,11 @@ use super::eval::Evaluation;
 use super::skill::{self, CANDIDATES, FULL_STRENGTH};
 use super::time::TimeControl;
 use super::{Iteration, Limits, SearchResult, TranspositionTable};
+use crate::egtb::Tablebase;
 use crate::Position;
 
 /// How a search runs, beyond its limits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// Threads searching together (at least one).
     pub threads: usize,
@@ -33,6 +34,9 @@ pub struct Options {
     pub evaluation: Evaluation,
     /// The techniques in use: all of them, but for matches that measure what one is worth.
     pub techniques: Techniques,
+    /// Endgame databases to probe, at full strength: a position they hold is scored by them, not
+    /// searched ([`crate::egtb`]). None by default.
+    pub tablebase: Option<Arc<Tablebase>>,
 }
 
 impl Default for Options {
@@ -44,6 +48,7 @@ impl Default for Options {
             seed: 0,
             evaluation: Evaluation::Full,
             techniques: Techniques::default(),
+            tablebase: None,
         }
     }
 }

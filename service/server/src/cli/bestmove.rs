@@ -56,14 +56,15 @@ pub struct BestmoveArgs {
     json: bool,
 }
 
-/// A score as JSON: `{"value": 35}` in hundredths of a man, or `{"win_in": 7}` / `{"loss_in": 4}`
-/// plies, from the side to move's point of view.
+/// A score as JSON: `{"value": 35}` in hundredths of a man, `{"win_in": 7}` / `{"loss_in": 4}`
+/// plies, or `{"database": "win"}` (or "draw", "loss"), from the side to move's point of view.
 #[derive(Serialize)]
 #[serde(rename_all = "snake_case")]
 enum JsonScore {
     Value(i32),
     WinIn(u32),
     LossIn(u32),
+    Database(&'static str),
 }
 
 impl From<Score> for JsonScore {
@@ -72,6 +73,7 @@ impl From<Score> for JsonScore {
             Score::Value(v) => JsonScore::Value(v),
             Score::WinIn(n) => JsonScore::WinIn(n),
             Score::LossIn(n) => JsonScore::LossIn(n),
+            Score::Database(value) => JsonScore::Database(value.name()),
         }
     }
 }
@@ -180,6 +182,7 @@ fn info_lines(variant: Variant, it: &Iteration) -> Vec<String> {
                 Score::Value(v) => format!("value {v}"),
                 Score::WinIn(n) => format!("win {n}"),
                 Score::LossIn(n) => format!("loss {n}"),
+                Score::Database(value) => format!("database {value}"),
             };
             let pv: Vec<String> = line.pv.iter().map(|m| notation::write(variant, m)).collect();
             let multipv = if it.lines.len() > 1 { format!(" multipv {}", i + 1) } else { String::new() };

@@ -464,7 +464,7 @@ fn internal_move(
         clock: Some(Clock { remaining: clock, increment }),
     };
     // A weak level's choices vary from game to game, and replay the same for the same game.
-    let options = Options { seed: index as u64, ..spec.options };
+    let options = Options { seed: index as u64, ..spec.options.clone() };
     let (current, history) = game.positions().split_last().expect("a game has a position");
     let started = Instant::now();
     let result = search_with(current, history, &limits, &options, table, stop, |_| {});

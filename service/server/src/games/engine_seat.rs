@@ -120,7 +120,7 @@ impl EngineSeats {
         if offered_to == Some(engine) {
             // The score is the side to move's; the engine accepts when it is not ahead.
             let own = if to_move == engine { search.score } else { negate(search.score) };
-            let accept = !matches!(own, Score::WinIn(_)) && !matches!(own, Score::Value(v) if v > 0);
+            let accept = own.rank() <= 0;
             let answer = Action {
                 kind: EventKind::AnswerDraw,
                 said: Said::Text(answer_text(accept).to_string()),
@@ -201,6 +201,7 @@ fn negate(score: Score) -> Score {
         Score::Value(value) => Score::Value(-value),
         Score::WinIn(plies) => Score::LossIn(plies),
         Score::LossIn(plies) => Score::WinIn(plies),
+        Score::Database(value) => Score::Database(value.opposite()),
     }
 }
 

@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use damiera_engine::egtb::Wdl;
 use damiera_engine::search::{search_with, Clock, Iteration, Limits, Options, Score, SearchResult, TranspositionTable};
 use damiera_engine::{Game, Position, Variant};
 
@@ -282,12 +283,16 @@ impl Session {
 }
 
 /// A score in men, as Hub writes it; a win in N plies is 100 - N/100 men (so pydraughts, which
-/// reads scores above 90 as wins, finds the distance again).
+/// reads scores above 90 as wins, finds the distance again), a database win 80 men (beyond every
+/// estimate, below the wins pydraughts counts in plies), a database draw 0.
 fn hub_score(score: Score) -> String {
     let men = match score {
         Score::Value(v) => f64::from(v) / 100.0,
         Score::WinIn(n) => 100.0 - f64::from(n) / 100.0,
         Score::LossIn(n) => -(100.0 - f64::from(n) / 100.0),
+        Score::Database(Wdl::Win) => 80.0,
+        Score::Database(Wdl::Draw) => 0.0,
+        Score::Database(Wdl::Loss) => -80.0,
     };
     format!("{men:.2}")
 }

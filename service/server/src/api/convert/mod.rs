@@ -10,6 +10,7 @@ pub mod search;
 
 use std::time::Duration;
 
+use damiera_engine::egtb::Wdl;
 use damiera_engine::search::{Line, Score};
 use damiera_engine::{fen, notation, Color, DrawReason, Move, Outcome, PieceKind, Position, Variant, WinReason};
 
@@ -154,8 +155,17 @@ pub fn score_to_pb(score: Score) -> pb::Score {
         Score::Value(estimate) => Value::Estimate(estimate),
         Score::WinIn(plies) => Value::WinInPlies(plies),
         Score::LossIn(plies) => Value::LossInPlies(plies),
+        Score::Database(value) => Value::Database(database_value_to_pb(value).into()),
     };
     pb::Score { value: Some(value) }
+}
+
+fn database_value_to_pb(value: Wdl) -> pb::DatabaseValue {
+    match value {
+        Wdl::Win => pb::DatabaseValue::Win,
+        Wdl::Draw => pb::DatabaseValue::Draw,
+        Wdl::Loss => pb::DatabaseValue::Loss,
+    }
 }
 
 /// Multi-PV lines.
