@@ -20,24 +20,26 @@ use super::deadline::{search_budget, time_left};
 use super::ApiError;
 use crate::proto::engine_service_server::EngineService;
 use crate::proto::{self as pb, analyze_response::Update, StopReason};
-use crate::search::{Caps, SearchJob, SearchPool};
+use crate::search::{Caps, SearchJob, SearchPool, Tablebases};
 
 /// Iterations buffered for a slow reader of `Analyze`; a search completes few iterations.
 const ANALYSIS_BUFFER: usize = 64;
 
-/// The engine service, sharing the server's caps and search pool.
+/// The engine service, sharing the server's caps, endgame databases and search pool.
 #[derive(Clone, Debug)]
 pub struct EngineApi {
     /// Per-request limits.
     caps: Arc<Caps>,
+    /// The endgame databases every search probes.
+    tablebases: Tablebases,
     /// Where searches run.
     pool: Arc<SearchPool>,
 }
 
 impl EngineApi {
-    /// The service over the server's caps and pool.
-    pub fn new(caps: Arc<Caps>, pool: Arc<SearchPool>) -> EngineApi {
-        EngineApi { caps, pool }
+    /// The service over the server's caps, databases and pool.
+    pub fn new(caps: Arc<Caps>, tablebases: Tablebases, pool: Arc<SearchPool>) -> EngineApi {
+        EngineApi { caps, tablebases, pool }
     }
 
     /// Runs `job` on the pool until its limits, the deadline `time_left` away, or until the
@@ -83,7 +85,7 @@ impl Drop for StopOnDrop {
 impl EngineService for EngineApi {
     async fn best_move(&self, request: Request<pb::BestMoveRequest>) -> Result<Response<pb::BestMoveResponse>, Status> {
         let time_left = time_left(request.metadata());
-        let job = search_job(request.get_ref().search.as_ref(), &self.caps)?;
+        let job = search_job(request.get_ref().search.as_ref(), &self.caps, &self.tablebases)?;
         let result = self.search(job, time_left, |_| {}).await?;
         Ok(Response::new(pb::BestMoveResponse { result: Some(result) }))
     }
@@ -92,7 +94,7 @@ impl EngineService for EngineApi {
 
     async fn analyze(&self, request: Request<pb::AnalyzeRequest>) -> Result<Response<Self::AnalyzeStream>, Status> {
         let time_left = time_left(request.metadata());
-        let job = search_job(request.get_ref().search.as_ref(), &self.caps)?;
+        let job = search_job(request.get_ref().search.as_ref(), &self.caps, &self.tablebases)?;
         let (sender, receiver) = mpsc::channel(ANALYSIS_BUFFER);
         let engine = self.clone();
         tokio::spawn(async move {

@@ -13,7 +13,7 @@ use damiera_engine::search::{self, Iteration, Limits, Line, Options, Score, Tran
 use damiera_engine::{notation, Game, Move, Variant};
 use serde::Serialize;
 
-use super::{Failure, PositionArgs};
+use super::{EgtbFolder, Failure, PositionArgs};
 
 /// The search time when no limit is given.
 const DEFAULT_MOVE_TIME_MS: u64 = 1000;
@@ -54,6 +54,9 @@ pub struct BestmoveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Where the endgame databases are.
+    #[command(flatten)]
+    egtb: EgtbFolder,
 }
 
 /// A score as JSON: `{"value": 35}` in hundredths of a man, `{"win_in": 7}` / `{"loss_in": 4}`
@@ -136,6 +139,7 @@ pub fn run(args: &BestmoveArgs, out: &mut impl Write) -> Result<(), Failure> {
         multipv: args.multipv.unwrap_or(1) as usize,
         level: args.level,
         seed: args.seed,
+        tablebase: args.egtb.tablebase(variant),
         ..Options::default()
     };
     let result = search::search_with(current, history, &limits, &options, &table, &stop, |it| {

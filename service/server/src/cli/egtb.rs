@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use damiera_engine::egtb::{self, Tablebase, MAX_PIECES};
+use damiera_server::search::tablebases;
 use damiera_engine::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -43,7 +44,7 @@ pub struct DirArgs {
 impl DirArgs {
     /// The folder given, or the default one.
     fn dir(&self) -> Result<PathBuf, Failure> {
-        self.dir.clone().or_else(egtb::default_dir).ok_or_else(|| {
+        tablebases::folder(self.dir.as_deref()).ok_or_else(|| {
             Failure::BadInput("no databases folder: give --dir or set DAMIERA_EGTB (HOME is not set)".into())
         })
     }

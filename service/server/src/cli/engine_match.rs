@@ -3,22 +3,27 @@
 //! same from game pairs (pentanomial); with `--sprt elo0,elo1` it stops once the test decides.
 //!
 //! An engine is described as `key=value` pairs: `level=12,depth=6`, `nodes=20000`,
-//! `move-time=100`, `threads=1`, `hash=16`, `eval=material` for the material-only baseline, and
-//! `lmr=off` or `aspiration=off` to measure a technique against its absence. `hub=PATH ARGS`
+//! `move-time=100`, `threads=1`, `hash=16`, `eval=material` for the material-only baseline,
+//! `lmr=off` or `aspiration=off` to measure a technique against its absence, and `egtb=off` to
+//! play without the endgame databases (`--egtb DIR`, or the default folder). `hub=PATH ARGS`
 //! makes it an outside engine that speaks Hub (a baseline build: `hub=/path/to/damiera hub`);
 //! its `hash`, `threads`, `level` and `param.NAME=VALUE` are sent as Hub parameters, its `depth`,
 //! `nodes` and `move-time` with the clock in each `level` line. Games run `--concurrency` at a
 //! time, with one process per Hub engine per slot; a game that runs past the ply limit is
 //! adjudicated a draw, and one whose engine overstepped its clock, crashed, hung or sent an
 //! illegal move is lost (the reason goes to standard error, and the engine is restarted).
+//!
+//! With databases in the folder, the report also counts for each engine the games in which it
+//! reached a database win (a position they call won for it) and how many of those it won.
 
 use std::io::{IsTerminal, Write};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use damiera_engine::egtb::{Tablebase, Wdl};
 use damiera_engine::pdn::{self, GameResult};
 use damiera_engine::search::{search_with, Clock, Evaluation, Limits, Options, TranspositionTable};
 use damiera_engine::{Color, Game, Move, Outcome, Variant};
@@ -26,7 +31,7 @@ use damiera_engine::{Color, Game, Move, Outcome, Variant};
 use super::elo::{Pentanomial, Tally};
 use super::hub_engine::{level_line, HubEngine, Setup};
 use super::sprt::{Hypotheses, Sprt, Verdict};
-use super::Failure;
+use super::{EgtbFolder, Failure};
 
 /// Plies after which a game is adjudicated a draw.
 const MAX_PLIES: usize = 400;
@@ -68,6 +73,9 @@ pub struct MatchArgs {
     /// The SPRT's chance of accepting ELO0 when ELO1 holds.
     #[arg(long, default_value_t = 0.05, value_parser = probability)]
     beta: f64,
+    /// Where the internal engines find the endgame databases (and the report the database wins).
+    #[command(flatten)]
+    egtb: EgtbFolder,
 }
 
 fn probability(text: &str) -> Result<f64, String> {
@@ -117,6 +125,8 @@ pub struct EngineSpec {
     hub: Option<Vec<String>>,
     /// For an outside engine: `param.NAME=VALUE` settings sent as they are.
     params: Vec<(String, String)>,
+    /// For the internal engine: whether it probes the endgame databases (`egtb=off`: not).
+    egtb: bool,
 }
 
 impl EngineSpec {
@@ -133,6 +143,15 @@ impl EngineSpec {
     }
 }
 
+impl EngineSpec {
+    /// The same engine, probing `tablebase` unless it is a Hub engine or told `egtb=off`.
+    fn with_tablebase(&self, tablebase: Option<&Arc<Tablebase>>) -> EngineSpec {
+        let mut spec = self.clone();
+        spec.options.tablebase = tablebase.filter(|_| spec.egtb && spec.hub.is_none()).cloned();
+        spec
+    }
+}
+
 impl FromStr for EngineSpec {
     type Err = String;
 
@@ -146,6 +165,7 @@ impl FromStr for EngineSpec {
             hash: 16,
             hub: None,
             params: Vec::new(),
+            egtb: true,
         };
         let mut internal_only = None;
         for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -159,7 +179,7 @@ impl FromStr for EngineSpec {
                 "off" => Ok(false),
                 _ => Err(format!("{key}={value}: expected on or off")),
             };
-            if matches!(key, "eval" | "lmr" | "aspiration") {
+            if matches!(key, "eval" | "lmr" | "aspiration" | "egtb") {
                 internal_only = Some(key);
             }
             match key {
@@ -188,10 +208,11 @@ impl FromStr for EngineSpec {
                 }
                 "lmr" => spec.options.techniques.late_move_reductions = switch()?,
                 "aspiration" => spec.options.techniques.aspiration_windows = switch()?,
+                "egtb" => spec.egtb = switch()?,
                 _ => {
                     return Err(format!(
                     "unknown engine setting '{key}' (hub, param.NAME, level, threads, depth, nodes, move-time, hash, \
-                         eval, lmr, aspiration)"
+                         eval, lmr, aspiration, egtb)"
                 ))
                 }
             }
@@ -217,6 +238,30 @@ struct Played {
 }
 
 impl Played {
+    /// The colours that reached a position the databases call won for them.
+    fn database_wins(&self, tablebase: &Tablebase) -> [bool; 2] {
+        let mut reached = [false; 2];
+        for position in self.game.positions() {
+            match tablebase.probe(position) {
+                Some(Wdl::Win) => reached[position.turn().index()] = true,
+                Some(Wdl::Loss) => reached[position.turn().opposite().index()] = true,
+                _ => {}
+            }
+        }
+        reached
+    }
+
+    /// The winner, if the game has one.
+    fn winner(&self) -> Option<Color> {
+        match self.result {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            _ => None,
+        }
+    }
+}
+
+impl Played {
     /// The first engine's score in half points: 2 a win, 1 a draw, 0 a loss.
     fn a_halves(&self) -> u8 {
         match (self.result, self.a_white) {
@@ -236,6 +281,8 @@ struct Results {
     halves: Vec<Option<u8>>,
     /// The finished pairs.
     pairs: Pentanomial,
+    /// By engine (first, second): games in which it reached a database win, and those it won.
+    database_wins: [(u32, u32); 2],
 }
 
 impl Results {
@@ -286,8 +333,14 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), Failure> {
     let next = AtomicUsize::new(0);
     let decided = AtomicBool::new(false);
     let played: Mutex<Vec<Option<Played>>> = Mutex::new((0..total).map(|_| None).collect());
-    let results =
-        Mutex::new(Results { tally: Tally::default(), halves: vec![None; total], pairs: Pentanomial::default() });
+    let tablebase = args.egtb.tablebase(args.variant);
+    let specs = [args.a.with_tablebase(tablebase.as_ref()), args.b.with_tablebase(tablebase.as_ref())];
+    let results = Mutex::new(Results {
+        tally: Tally::default(),
+        halves: vec![None; total],
+        pairs: Pentanomial::default(),
+        database_wins: [(0, 0); 2],
+    });
     let progress = std::io::stderr().is_terminal();
     std::thread::scope(|scope| {
         for _ in 0..args.concurrency {
@@ -296,9 +349,19 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), Failure> {
                 while let Some(index) = Some(next.fetch_add(1, Ordering::Relaxed))
                     .filter(|&i| i < total && !decided.load(Ordering::Relaxed))
                 {
-                    let game = play_game(args, &openings[index / 2 % openings.len()], index, &mut slot);
+                    let game = play_game(args, &specs, &openings[index / 2 % openings.len()], index, &mut slot);
                     let mut results = results.lock().expect("no thread panics holding it");
                     let paired = results.record(index, game.a_halves());
+                    if let Some(tablebase) = &tablebase {
+                        let reached = game.database_wins(tablebase);
+                        for color in [Color::White, Color::Black] {
+                            let engine = usize::from((color == Color::White) != game.a_white);
+                            if reached[color.index()] {
+                                results.database_wins[engine].0 += 1;
+                                results.database_wins[engine].1 += u32::from(game.winner() == Some(color));
+                            }
+                        }
+                    }
                     if let (Some(sprt), true) = (&sprt, paired) {
                         let verdict = sprt.verdict(sprt.llr(&results.pairs));
                         if verdict != Verdict::Undecided {
@@ -323,7 +386,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), Failure> {
         eprintln!();
     }
     let results = results.into_inner().expect("threads are done");
-    write_report(args, &results, sprt.as_ref(), out)?;
+    write_report(args, &results, sprt.as_ref(), tablebase.is_some(), out)?;
     if let Some(path) = &args.pdn {
         let games = played.into_inner().expect("threads are done");
         write_pdn(args, path, games.into_iter().flatten())?;
@@ -331,7 +394,13 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
-fn write_report(args: &MatchArgs, results: &Results, sprt: Option<&Sprt>, out: &mut impl Write) -> Result<(), Failure> {
+fn write_report(
+    args: &MatchArgs,
+    results: &Results,
+    sprt: Option<&Sprt>,
+    databases: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
     let tally = &results.tally;
     let (elo, low, high) = tally.elo();
     writeln!(out, "{} vs {}, {} games, {}", args.a.text, args.b.text, tally.games(), args.variant)?;
@@ -343,6 +412,10 @@ fn write_report(args: &MatchArgs, results: &Results, sprt: Option<&Sprt>, out: &
     if results.pairs.pairs() > 0 {
         let (elo, low, high) = results.pairs.elo();
         writeln!(out, "pair elo {elo} (95%: {low} .. {high})")?;
+    }
+    if databases {
+        let [(a_reached, a_won), (b_reached, b_won)] = results.database_wins;
+        writeln!(out, "database wins reached: A {a_reached} games (won {a_won}), B {b_reached} games (won {b_won})")?;
     }
     if let Some(sprt) = sprt {
         let Hypotheses { elo0, elo1 } = sprt.hypotheses;
@@ -382,15 +455,15 @@ fn read_openings(args: &MatchArgs) -> Result<Vec<Vec<String>>, Failure> {
     Ok(openings)
 }
 
-/// Plays game `index` of the match from `opening`: the first engine has White in even games.
-fn play_game(args: &MatchArgs, opening: &[String], index: usize, slot: &mut Slot) -> Played {
+/// Plays game `index` of the match from `opening` between `specs` (the first engine's, the
+/// second's, with their databases): the first engine has White in even games.
+fn play_game(args: &MatchArgs, specs: &[EngineSpec; 2], opening: &[String], index: usize, slot: &mut Slot) -> Played {
     let a_white = index.is_multiple_of(2);
     let mut game = Game::new(args.variant);
     for text in opening {
         game.play(text).expect("openings were checked when read");
     }
     // Engine 0 is the first (--a), 1 the second; seats are by colour.
-    let specs = [&args.a, &args.b];
     let seats = if a_white { [0, 1] } else { [1, 0] };
     let tables = seats.map(|e| specs[e].hub.is_none().then(|| TranspositionTable::new(specs[e].hash)));
     let mut clocks = [args.tc.base; 2];
@@ -401,7 +474,7 @@ fn play_game(args: &MatchArgs, opening: &[String], index: usize, slot: &mut Slot
     for color in [Color::White, Color::Black] {
         let which = seats[color.index()];
         if specs[which].hub.is_some() && lost.is_none() {
-            if let Err(fault) = slot.engine(which, specs[which], args.variant).and_then(HubEngine::new_game) {
+            if let Err(fault) = slot.engine(which, &specs[which], args.variant).and_then(HubEngine::new_game) {
                 lost = Some((color, Some(fault)));
             }
         }
@@ -409,7 +482,7 @@ fn play_game(args: &MatchArgs, opening: &[String], index: usize, slot: &mut Slot
     while lost.is_none() && game.outcome() == Outcome::Ongoing && game.ply() < MAX_PLIES {
         let turn = game.position().turn();
         let (side, which) = (turn.index(), seats[turn.index()]);
-        let spec = specs[which];
+        let spec = &specs[which];
         let choice = match &tables[side] {
             Some(table) => Ok(internal_move(spec, &game, clocks[side], increment, index, table, &stop)),
             None => {

@@ -3,9 +3,19 @@
 
 use std::io;
 
-use super::Failure;
+use clap::Args;
 
-pub fn run() -> Result<(), Failure> {
-    damiera_server::hub::run(io::stdin().lock(), io::stdout())?;
+use super::{EgtbFolder, Failure};
+
+/// Arguments of `damiera hub`.
+#[derive(Debug, Args)]
+pub struct HubArgs {
+    /// Where the endgame databases are (the `egtb` parameter changes it).
+    #[command(flatten)]
+    egtb: EgtbFolder,
+}
+
+pub fn run(args: &HubArgs) -> Result<(), Failure> {
+    damiera_server::hub::run(io::stdin().lock(), io::stdout(), args.egtb.folder())?;
     Ok(())
 }

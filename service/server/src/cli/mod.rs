@@ -18,11 +18,15 @@ mod sprt;
 
 use std::fmt;
 use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
+use damiera_engine::egtb::Tablebase;
 use damiera_engine::{fen, Position, Variant};
+use damiera_server::search::tablebases;
 
 /// Rules and search tools for Dama Italiana, Dama Triestina and Dama Turca.
 #[derive(Debug, Parser)]
@@ -47,7 +51,7 @@ enum Command {
     /// Build endgame databases, or look a position up in them.
     Egtb(egtb::EgtbArgs),
     /// Speak the Hub engine protocol (Scan's) on standard input and output, for GUIs and matches.
-    Hub,
+    Hub(hub::HubArgs),
     /// Play engine against engine and measure the difference in Elo.
     Match(Box<engine_match::MatchArgs>),
     /// Serve the rules and the engine over gRPC (and gRPC-Web) until SIGINT or SIGTERM.
@@ -74,6 +78,33 @@ impl PositionArgs {
             Some(text) => fen::parse(self.variant, text).map_err(|e| Failure::BadInput(e.to_string())),
             None => Ok(Position::start(self.variant)),
         }
+    }
+}
+
+/// Where the commands that search find the endgame databases.
+#[derive(Debug, Args)]
+struct EgtbFolder {
+    /// The endgame databases' folder (default: $XDG_DATA_HOME/damiera/egtb, or
+    /// ~/.local/share/damiera/egtb, where `damiera egtb build` writes); without databases in it,
+    /// the search goes without.
+    #[arg(long = "egtb", env = "DAMIERA_EGTB", value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+impl EgtbFolder {
+    /// The folder given, or the default one.
+    fn folder(&self) -> Option<PathBuf> {
+        tablebases::folder(self.dir.as_deref())
+    }
+
+    /// `variant`'s databases, if the folder holds any. A damaged file is a warning on standard
+    /// error, and no databases: the search still answers.
+    fn tablebase(&self, variant: Variant) -> Option<Arc<Tablebase>> {
+        let dir = self.folder()?;
+        tablebases::open_variant(&dir, variant).unwrap_or_else(|error| {
+            eprintln!("damiera: warning: {error}; searching without endgame databases");
+            None
+        })
     }
 }
 
@@ -122,8 +153,8 @@ impl From<io::Error> for Failure {
 /// Runs the parsed command line, writing its output to standard output.
 pub fn run(cli: Cli) -> Result<(), Failure> {
     // The Hub session writes from its search thread too: it must not find standard output locked.
-    if matches!(cli.command, Command::Hub) {
-        return hub::run();
+    if let Command::Hub(args) = &cli.command {
+        return hub::run(args);
     }
     // Buffered: perft --divide and moves write many short lines.
     let mut out = BufWriter::new(io::stdout().lock());
@@ -134,7 +165,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Bench(args) => bench::run(&args, &mut out)?,
         Command::Egtb(args) => egtb::run(&args, &mut out)?,
         Command::Match(args) => engine_match::run(&args, &mut out)?,
-        Command::Hub => unreachable!("the Hub session runs above"),
+        Command::Hub(_) => unreachable!("the Hub session runs above"),
         Command::Serve(args) => serve::run(*args)?,
         Command::Health(args) => health::run(&args, &mut out)?,
     }

@@ -20,7 +20,7 @@ use super::error::HostError;
 use super::host::{now_ms, Action, Actor, Expected, Host, Said};
 use super::record::{EventKind, SeatSpec, StoredGame};
 use super::replay::{answer_text, Replayed};
-use crate::search::{Asked, Caps, JobError, PoolError, SearchJob, SearchPool};
+use crate::search::{Asked, Caps, JobError, PoolError, SearchJob, SearchPool, Tablebases};
 
 /// How often the store is asked for games the engine must act in, besides every announced change.
 const POLL: Duration = Duration::from_secs(2);
@@ -38,6 +38,8 @@ pub struct EngineSeats {
     host: Arc<Host>,
     /// Limits for the searches.
     caps: Arc<Caps>,
+    /// The endgame databases the seats' searches probe, the same as `BestMove`'s.
+    tablebases: Tablebases,
     /// Where searches run.
     pool: Arc<SearchPool>,
     /// Rung when a local action leaves the engine something to do.
@@ -51,9 +53,15 @@ pub struct EngineSeats {
 
 impl EngineSeats {
     /// The engine seats, woken by `bell`.
-    pub fn new(host: Arc<Host>, caps: Arc<Caps>, pool: Arc<SearchPool>, bell: Arc<Notify>) -> EngineSeats {
+    pub fn new(
+        host: Arc<Host>,
+        caps: Arc<Caps>,
+        tablebases: Tablebases,
+        pool: Arc<SearchPool>,
+        bell: Arc<Notify>,
+    ) -> EngineSeats {
         let slots = Arc::new(Semaphore::new(pool.thread_count() as usize));
-        EngineSeats { host, caps, pool, bell, thinking: Mutex::new(HashSet::new()), slots }
+        EngineSeats { host, caps, tablebases, pool, bell, thinking: Mutex::new(HashSet::new()), slots }
     }
 
     /// Looks for work at each bell, each announced change and every [`POLL`], forever.
@@ -155,7 +163,7 @@ impl EngineSeats {
             seed: seed(&stored.header.id, replayed.game.ply()),
             ..Asked::default()
         };
-        let job = SearchJob::new(&replayed.game, &asked, &self.caps)?;
+        let job = SearchJob::new(&replayed.game, &asked, &self.caps, &self.tablebases)?;
         // An engine seat never gives up its move: when the queue is full it waits its turn.
         let result = loop {
             let job = job.clone();

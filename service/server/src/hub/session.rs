@@ -4,20 +4,23 @@
 //! `ping`, `stop` and `quit` are answered while it thinks (as Stockfish's UCI loop does). The
 //! search thread writes the `info` lines and the final `done`; both threads write whole lines
 //! through one lock, so lines never interleave. The table is allocated at `init` (or at the first
-//! search) and reused until `hash` changes, so no search pays for a fresh table.
+//! search) and reused until `hash` changes, so no search pays for a fresh table; the endgame
+//! databases likewise, opened at `init` (or at the first search) for the variant set.
 
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use damiera_engine::egtb::Wdl;
+use damiera_engine::egtb::{Tablebase, Wdl};
 use damiera_engine::search::{search_with, Clock, Iteration, Limits, Options, Score, SearchResult, TranspositionTable};
 use damiera_engine::{Game, Position, Variant};
 
 use super::notation::{read_move, read_position, write_move};
 use super::parse::{parse, quote, Command, GoMode, Level};
+use crate::search::tablebases;
 
 /// The search time when the GUI set no limit before `go think`.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
@@ -63,6 +66,10 @@ struct Session {
     level: u8,
     /// The table, once allocated, and its size: reused by every search until `hash` changes.
     table: Option<(Arc<TranspositionTable>, usize)>,
+    /// The endgame databases' folder; `None` after `set-param name=egtb value=off`.
+    egtb: Option<PathBuf>,
+    /// The databases found in `egtb` for a variant, once looked for: reused by every search.
+    tablebase: Option<(Variant, Option<Arc<Tablebase>>)>,
     /// The position to search from, with the moves that led to it (repetitions count).
     game: Game,
     /// The limits of the next `go think`.
@@ -74,7 +81,8 @@ struct Session {
 }
 
 /// Runs a Hub session: reads commands from `input` until `quit` or its end, answers on `output`.
-pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> std::io::Result<()> {
+/// Searches probe the endgame databases in `egtb` (see [`tablebases::folder`]), if it holds any.
+pub fn run(input: impl BufRead, output: impl Write + Send + 'static, egtb: Option<PathBuf>) -> std::io::Result<()> {
     let mut session = Session {
         out: Arc::new(Mutex::new(output)),
         variant: Variant::Italian,
@@ -82,6 +90,8 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> std::io:
         threads: 1,
         level: 20,
         table: None,
+        egtb,
+        tablebase: None,
         game: Game::new(Variant::Italian),
         limits: Level::default(),
         games: 0,
@@ -133,6 +143,7 @@ impl Session {
             Command::Hub => self.introduce(),
             Command::Init => {
                 self.table();
+                self.tablebase();
                 say(&self.out, "ready");
             }
             Command::SetParam { name, value } => self.set_param(&name, &value)?,
@@ -161,6 +172,8 @@ impl Session {
         say(&self.out, &format!("param name=hash value={} type=int min=1 max=65536", self.hash_mb));
         say(&self.out, &format!("param name=threads value={} type=int min=1 max=256", self.threads));
         say(&self.out, &format!("param name=level value={} type=int min=1 max=20", self.level));
+        let egtb = self.egtb.as_ref().map_or_else(|| "off".to_string(), |dir| dir.display().to_string());
+        say(&self.out, &format!("param name=egtb value={} type=string", quote(&egtb)));
         say(&self.out, "wait");
     }
 
@@ -177,7 +190,11 @@ impl Session {
             "hash" => self.hash_mb = number(65536)?,
             "threads" => self.threads = number(256)?,
             "level" => self.level = number(20)? as u8,
-            _ => return Err(format!("unknown parameter '{name}' (variant, hash, threads, level)")),
+            "egtb" => {
+                self.egtb = (!matches!(value, "" | "off")).then(|| PathBuf::from(value));
+                self.tablebase = None;
+            }
+            _ => return Err(format!("unknown parameter '{name}' (variant, hash, threads, level, egtb)")),
         }
         Ok(())
     }
@@ -193,6 +210,25 @@ impl Session {
                 table
             }
         }
+    }
+
+    /// The variant's endgame databases, looked for now if they were not yet. A damaged file is
+    /// a warning on standard error (the GUI reads only standard output) and no databases.
+    fn tablebase(&mut self) -> Option<Arc<Tablebase>> {
+        if let Some((variant, tablebase)) = &self.tablebase {
+            if *variant == self.variant {
+                return tablebase.clone();
+            }
+        }
+        let found = self.egtb.as_deref().and_then(|dir| match tablebases::open_variant(dir, self.variant) {
+            Ok(found) => found,
+            Err(error) => {
+                eprintln!("damiera hub: {error}; searching without endgame databases");
+                None
+            }
+        });
+        self.tablebase = Some((self.variant, found.clone()));
+        found
     }
 
     fn read_game(&self, position: Option<&str>, moves: &[String]) -> Result<Game, String> {
@@ -237,7 +273,13 @@ impl Session {
         self.stop_search(true); // joins a finished one
         let table = self.table();
         let limits = self.limits(mode);
-        let options = Options { threads: self.threads, level: self.level, seed: self.games, ..Options::default() };
+        let options = Options {
+            threads: self.threads,
+            level: self.level,
+            seed: self.games,
+            tablebase: self.tablebase(),
+            ..Options::default()
+        };
         let positions = self.game.positions().to_vec();
         let (stop, silent, running) =
             (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(true)));

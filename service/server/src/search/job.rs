@@ -10,7 +10,7 @@ use std::time::Duration;
 use damiera_engine::search::{self, skill, Clock, Iteration, Limits, Options, SearchResult, TranspositionTable};
 use damiera_engine::{Game, Outcome, Position, Variant};
 
-use super::{Cap, Caps, OverCap};
+use super::{Cap, Caps, OverCap, Tablebases};
 
 /// What a search is asked to do, before it is checked; `None` is "not given".
 #[derive(Clone, Debug, Default)]
@@ -58,7 +58,7 @@ pub struct SearchJob {
     pub history: Vec<Position>,
     /// When to stop.
     pub limits: Limits,
-    /// Threads, lines, level, seed.
+    /// Threads, lines, level, seed, the variant's endgame databases.
     pub options: Options,
     /// Transposition table size in MiB.
     pub hash_mib: u32,
@@ -82,12 +82,14 @@ impl Asked {
 }
 
 impl SearchJob {
-    /// A search of `game`'s position, as `asked`, checked against `caps`.
-    pub fn new(game: &Game, asked: &Asked, caps: &Caps) -> Result<SearchJob, JobError> {
+    /// A search of `game`'s position, as `asked`, checked against `caps`, probing the variant's
+    /// endgame databases among `tablebases` (at full strength).
+    pub fn new(game: &Game, asked: &Asked, caps: &Caps, tablebases: &Tablebases) -> Result<SearchJob, JobError> {
         if let outcome @ (Outcome::Win { .. } | Outcome::Draw { .. }) = game.outcome() {
             return Err(JobError::GameOver(outcome));
         }
-        let (limits, options, hash_mib) = asked.check(caps)?;
+        let (limits, mut options, hash_mib) = asked.check(caps)?;
+        options.tablebase = tablebases.get(game.variant());
         let (position, history) = game.positions().split_last().expect("a game has a position");
         Ok(SearchJob { position: *position, history: history.to_vec(), limits, options, hash_mib })
     }

@@ -84,6 +84,11 @@ pub struct ServeArgs {
     /// How long a quiet WatchGame stream waits before sending a keep-alive message.
     #[arg(long, env = "DAMIERA_WATCH_KEEPALIVE", value_parser = humantime::parse_duration, default_value = "15s")]
     pub watch_keepalive: Duration,
+    /// The endgame databases' folder (default: $XDG_DATA_HOME/damiera/egtb, or
+    /// ~/.local/share/damiera/egtb; `damiera egtb build` writes there); without databases in it,
+    /// searches go without.
+    #[arg(long, env = "DAMIERA_EGTB")]
+    pub egtb: Option<PathBuf>,
     /// The per-request caps.
     #[command(flatten)]
     pub caps: CapArgs,

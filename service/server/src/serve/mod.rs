@@ -27,7 +27,7 @@ use crate::games::{EngineSeats, Host, Hub};
 use crate::proto::engine_service_server::EngineServiceServer;
 use crate::proto::game_service_server::GameServiceServer;
 use crate::proto::rules_service_server::RulesServiceServer;
-use crate::search::{Caps, SearchPool};
+use crate::search::{tablebases, Caps, SearchPool, Tablebases};
 pub use config::{LogFormat, ServeArgs};
 use guard::GuardLayer;
 use observe::ObserveLayer;
@@ -86,10 +86,11 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     health.set_serving::<RulesServiceServer<RulesApi>>().await;
     health.set_serving::<EngineServiceServer<EngineApi>>().await;
     health.set_serving::<GameServiceServer<GameApi>>().await;
-    let (games, hub) = game_service(&args, Arc::clone(&caps), Arc::clone(&pool)).await?;
+    let tablebases = Tablebases::open(tablebases::folder(args.egtb.as_deref()).as_deref());
+    let (games, hub) = game_service(&args, Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool)).await?;
     let rules = RulesServiceServer::new(RulesApi::new(Arc::clone(&caps), Arc::clone(&pool)))
         .max_decoding_message_size(args.max_request_bytes);
-    let engine = EngineServiceServer::new(EngineApi::new(caps, pool)).max_decoding_message_size(args.max_request_bytes);
+    let engine = EngineServiceServer::new(EngineApi::new(caps, tablebases, pool)).max_decoding_message_size(args.max_request_bytes);
     let (reflection, reflection_alpha) = reflection()?;
 
     let signals = shutdown::Signals::catch().map_err(|e| ServeError::Io(format!("cannot catch signals: {e}")))?;
@@ -132,6 +133,7 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
 async fn game_service(
     args: &ServeArgs,
     caps: Arc<Caps>,
+    tablebases: Tablebases,
     pool: Arc<SearchPool>,
 ) -> Result<(GameServiceServer<GameApi>, Arc<Hub>), ServeError> {
     let store = Store::open(&args.database).await.map_err(|e| ServeError::Config(format!("--database: {e}")))?;
@@ -140,7 +142,7 @@ async fn game_service(
     let host = Arc::new(Host::new(store, Arc::clone(&bell)));
     let hub = Arc::new(Hub::new(Arc::clone(&host)));
     tokio::spawn(Arc::clone(&hub).run(args.watch_keepalive));
-    let seats = Arc::new(EngineSeats::new(Arc::clone(&host), Arc::clone(&caps), pool, bell));
+    let seats = Arc::new(EngineSeats::new(Arc::clone(&host), Arc::clone(&caps), tablebases, pool, bell));
     tokio::spawn(seats.run());
     let settings = GameSettings { max_pdn_bytes: args.max_pdn_bytes, keep_alive: args.watch_keepalive };
     // An import may be larger than other requests, up to its own limit.

@@ -9,13 +9,17 @@ use damiera_engine::{Game, Outcome, Variant};
 use super::{duration, parse_move, position, variant};
 use crate::api::ApiError;
 use crate::proto as pb;
-use crate::search::{Asked, Caps, SearchJob};
+use crate::search::{Asked, Caps, SearchJob, Tablebases};
 
 /// The prefix of every field name in a search's errors.
 const PREFIX: &str = "search.";
 
-/// Reads and checks a search request against `caps`.
-pub fn search_job(request: Option<&pb::SearchRequest>, caps: &Caps) -> Result<SearchJob, ApiError> {
+/// Reads and checks a search request against `caps`; it probes `tablebases`.
+pub fn search_job(
+    request: Option<&pb::SearchRequest>,
+    caps: &Caps,
+    tablebases: &Tablebases,
+) -> Result<SearchJob, ApiError> {
     let request = request.ok_or_else(|| ApiError::invalid("search", "the search must be given"))?;
     let variant = variant(&format!("{PREFIX}variant"), request.variant)?;
     let game = replay(variant, request)?;
@@ -27,7 +31,7 @@ pub fn search_job(request: Option<&pb::SearchRequest>, caps: &Caps) -> Result<Se
         seed: request.seed,
         ..limits(&format!("{PREFIX}limits"), request.limits.as_ref())?
     };
-    SearchJob::new(&game, &asked, caps).map_err(|error| ApiError::search(PREFIX, error))
+    SearchJob::new(&game, &asked, caps, tablebases).map_err(|error| ApiError::search(PREFIX, error))
 }
 
 /// Reads `SearchLimits` (of a search, or of an engine seat at `field`) into the limits of
