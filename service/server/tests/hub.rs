@@ -25,6 +25,9 @@ impl Engine {
     fn start() -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_damiera"))
             .arg("hub")
+            // No databases from a developer's own folder: they would change the results.
+            .env_remove("DAMIERA_EGTB")
+            .env("XDG_DATA_HOME", env!("CARGO_TARGET_TMPDIR"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -269,7 +272,13 @@ fn a_lost_position_answers_done_without_a_move() {
 
 /// Runs `damiera match` with these arguments and returns its standard output and error.
 fn run_match(args: &[&str]) -> (String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_damiera")).arg("match").args(args).output().expect("damiera runs");
+    let output = Command::new(env!("CARGO_BIN_EXE_damiera"))
+        .arg("match")
+        .args(args)
+        .env_remove("DAMIERA_EGTB")
+        .env("XDG_DATA_HOME", env!("CARGO_TARGET_TMPDIR"))
+        .output()
+        .expect("damiera runs");
     let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
     assert!(output.status.success(), "{stdout}\n{stderr}");
     (stdout.into_owned(), stderr.into_owned())
@@ -377,6 +386,8 @@ fn pydraughts_hub_engine_plays_whole_games_with_damiera() {
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pydraughts/hub_games.py");
     for variant in ["italian", "turkish"] {
         let output = Command::new(&python)
+            .env_remove("DAMIERA_EGTB")
+            .env("XDG_DATA_HOME", env!("CARGO_TARGET_TMPDIR"))
             .args([
                 script.as_os_str(),
                 env!("CARGO_BIN_EXE_damiera").as_ref(),

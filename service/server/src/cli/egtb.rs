@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use damiera_engine::egtb::{self, Tablebase, MAX_PIECES};
-use damiera_server::search::tablebases;
 use damiera_engine::Variant;
+use damiera_server::search::tablebases;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{Failure, PositionArgs};

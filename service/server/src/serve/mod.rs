@@ -90,7 +90,8 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     let (games, hub) = game_service(&args, Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool)).await?;
     let rules = RulesServiceServer::new(RulesApi::new(Arc::clone(&caps), Arc::clone(&pool)))
         .max_decoding_message_size(args.max_request_bytes);
-    let engine = EngineServiceServer::new(EngineApi::new(caps, tablebases, pool)).max_decoding_message_size(args.max_request_bytes);
+    let engine = EngineServiceServer::new(EngineApi::new(caps, tablebases, pool))
+        .max_decoding_message_size(args.max_request_bytes);
     let (reflection, reflection_alpha) = reflection()?;
 
     let signals = shutdown::Signals::catch().map_err(|e| ServeError::Io(format!("cannot catch signals: {e}")))?;

@@ -43,6 +43,8 @@ impl TestServer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_damiera"))
             .args(["serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--log", "info"])
             .args(["--database", database])
+            // No databases but those a test gives: a developer's own folder must not change results.
+            .env("DAMIERA_EGTB", scratch_path("no-egtb", "d"))
             .args(args)
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&log).expect("the log file can be created"))
