@@ -131,10 +131,10 @@ fn hub_reports_a_database_win_and_can_be_told_to_go_without() {
         panic!("no done line: {seen:?}");
     };
     let with = think(&mut input, "init");
-    let info = with.iter().filter(|l| l.starts_with("info ")).last().expect("an info line");
+    let info = with.iter().rfind(|l| l.starts_with("info ")).expect("an info line");
     assert!(info.contains(" score=80.00 "), "{with:?}");
     let without = think(&mut input, "set-param name=egtb value=off");
-    let info = without.iter().filter(|l| l.starts_with("info ")).last().expect("an info line");
+    let info = without.iter().rfind(|l| l.starts_with("info ")).expect("an info line");
     assert!(!info.contains(" score=80.00 "), "{without:?}");
     writeln!(input, "quit").unwrap();
     assert!(child.wait().unwrap().success());
