@@ -244,7 +244,7 @@ mod tests {
         let message = one_line(&parse_error(&["damiera"]));
         assert_eq!(
             message,
-            "a subcommand is required (perft, moves, bestmove, bench, hub, match, serve, health); see 'damiera --help'"
+            "a subcommand is required (perft, moves, bestmove, bench, egtb, hub, match, serve, health); see 'damiera --help'"
         );
     }
 
