@@ -246,7 +246,7 @@ fn bad_commands_get_an_error_line_and_the_engine_goes_on() {
             "set-param name=variant value=chess",
             "set-param variant: unknown variant 'chess' (expected italian, triestina or turkish)",
         ),
-        ("set-param name=book value=true", "unknown parameter 'book' (variant, hash, threads, level)"),
+        ("set-param name=book value=true", "unknown parameter 'book' (variant, hash, threads, level, egtb)"),
         (r#"pos moves="22-17""#, "moves: 22-17 is not a legal move here"),
         ("pos pos=Wbbb", "bad position 'Wbbb': 3 squares where italian has 32"),
         ("ponder-hit", "ponder-hit: not pondering"),
