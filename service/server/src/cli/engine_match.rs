@@ -14,7 +14,8 @@
 //! illegal move is lost (the reason goes to standard error, and the engine is restarted).
 //!
 //! With databases in the folder, the report also counts for each engine the games in which it
-//! reached a database win (a position they call won for it) and how many of those it won.
+//! reached a database win (a position they call won for it) and how many of those it won; each
+//! game in which one did not win it is named on standard error, with the ply it got there.
 
 use std::io::{IsTerminal, Write};
 use std::str::FromStr;
@@ -238,15 +239,17 @@ struct Played {
 }
 
 impl Played {
-    /// The colours that reached a position the databases call won for them.
-    fn database_wins(&self, tablebase: &Tablebase) -> [bool; 2] {
-        let mut reached = [false; 2];
-        for position in self.game.positions() {
-            match tablebase.probe(position) {
-                Some(Wdl::Win) => reached[position.turn().index()] = true,
-                Some(Wdl::Loss) => reached[position.turn().opposite().index()] = true,
-                _ => {}
-            }
+    /// By colour, the first ply at which the game reached a position the databases call won
+    /// for that colour.
+    fn database_wins(&self, tablebase: &Tablebase) -> [Option<usize>; 2] {
+        let mut reached = [None; 2];
+        for (ply, position) in self.game.positions().iter().enumerate() {
+            let winner = match tablebase.probe(position) {
+                Some(Wdl::Win) => position.turn(),
+                Some(Wdl::Loss) => position.turn().opposite(),
+                _ => continue,
+            };
+            reached[winner.index()].get_or_insert(ply);
         }
         reached
     }
@@ -356,9 +359,19 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), Failure> {
                         let reached = game.database_wins(tablebase);
                         for color in [Color::White, Color::Black] {
                             let engine = usize::from((color == Color::White) != game.a_white);
-                            if reached[color.index()] {
+                            if let Some(ply) = reached[color.index()] {
+                                let won = game.winner() == Some(color);
                                 results.database_wins[engine].0 += 1;
-                                results.database_wins[engine].1 += u32::from(game.winner() == Some(color));
+                                results.database_wins[engine].1 += u32::from(won);
+                                if !won {
+                                    let (name, result) = (["A", "B"][engine], game.result.token());
+                                    eprintln!(
+                                        "damiera match: game {}: {name} reached a database win at ply {ply} and \
+                                         did not win ({result}, {} plies)",
+                                        index + 1,
+                                        game.game.ply()
+                                    );
+                                }
                             }
                         }
                     }
