@@ -8,7 +8,7 @@ use damiera_server::proto::{
     review_game_request::Game as Source, review_game_response::Update, GameMoves, ImportGameRequest, Judgement,
     ReviewGameRequest, ReviewSummary, ReviewedMove, SearchLimits, Variant,
 };
-use support::{failure, TestServer};
+use support::{failure, Backend, TestServer};
 use tokio_stream::StreamExt;
 use tonic::Code;
 
@@ -77,8 +77,18 @@ async fn a_thrown_away_man_is_a_blunder_and_a_forced_capture_is_forced() {
 }
 
 #[tokio::test]
-async fn the_same_game_as_pdn_or_hosted_is_reviewed_the_same() {
-    let server = TestServer::start(&[]);
+async fn the_same_game_as_pdn_or_hosted_on_sqlite_is_reviewed_the_same() {
+    the_same_game_as_pdn_or_hosted_is_reviewed_the_same(Backend::Sqlite).await;
+}
+
+#[tokio::test]
+async fn the_same_game_as_pdn_or_hosted_on_postgres_is_reviewed_the_same() {
+    the_same_game_as_pdn_or_hosted_is_reviewed_the_same(Backend::Postgres).await;
+}
+
+async fn the_same_game_as_pdn_or_hosted_is_reviewed_the_same(backend: Backend) {
+    let Some(database) = backend.scratch().await else { return };
+    let server = TestServer::start_on(&database, &[]);
     let (expected, _) = review(&server, by_moves()).await;
     let pdn = ReviewGameRequest { game: Some(Source::Pdn(PDN.into())), limits: limits(), ..Default::default() };
     assert_eq!(review(&server, pdn).await.0, expected);
