@@ -1,9 +1,12 @@
-"""The bot's commands, `!new`, `!move`, `!board`, `!hint`, `!resign` and `!help`, for any chat.
+"""The bot's commands, `!new`, `!move`, `!board`, `!hint`, `!review`, `!resign` and `!help`, for
+any chat.
 
 A person plays White in their chat's game and the engine plays Black on the server. Every answer
 that shows the board carries it twice, from RulesService.RenderPosition: as monospace text and as
-a PNG. A refused command is answered in words, never with an exception. `!new` resigns the chat's
-game if it is still going on: a chat plays one game at a time, and none is left running forever.
+a PNG. `!review` (also written `/review`, as chat platforms write commands) reviews the chat's game
+with GameService.ReviewGame and answers the faults of each side with the evaluation chart as a PNG.
+A refused command is answered in words, never with an exception. `!new` resigns the chat's game if
+it is still going on: a chat plays one game at a time, and none is left running forever.
 """
 
 import threading
@@ -11,7 +14,7 @@ from collections.abc import Callable
 
 import grpc
 
-from damiera.v1 import rules_service_pb2, types_pb2
+from damiera.v1 import game_service_pb2, rules_service_pb2, types_pb2
 from damiera_client.connection import Services
 from damiera_client.errors import DamieraError, decode_error
 from damiera_client.formatting import format_score, format_status
@@ -23,9 +26,14 @@ from chatbot.reply import Reply
 
 PREFIX = "!"
 
+# The one command also taken in the slash form chat platforms use for commands.
+SLASH_COMMANDS = ("/review",)
+
 # The engine's seat thinks briefly, so that a chat gets its answer at once.
 ENGINE_LIMITS = search_limits(move_time_ms=200)
 HINT_LIMITS = search_limits(depth=6, move_time_ms=200)
+# Each position of a review is searched this long: a 40-move game takes some 8 seconds.
+REVIEW_LIMITS = search_limits(move_time_ms=100)
 
 HELP = "\n".join(
     [
@@ -35,6 +43,7 @@ HELP = "\n".join(
         "!move 22-18 - play a move, in full (22x13x6) or short (22x6); Turkish: c3-c4",
         "!board - show the board",
         "!hint - ask the engine for a good move",
+        "!review (or /review) - a review of this game by the engine, with its chart",
         "!resign - give up this game",
         "!help - this list",
     ]
@@ -65,12 +74,14 @@ class ChatBot:
         engine_level: int = 0,
         engine_limits: types_pb2.SearchLimits = ENGINE_LIMITS,
         hint_limits: types_pb2.SearchLimits = HINT_LIMITS,
+        review_limits: types_pb2.SearchLimits = REVIEW_LIMITS,
     ):
         self._services = services
         self._games = games if games is not None else ChatGames()
         self._engine_level = engine_level
         self._engine_limits = engine_limits
         self._hint_limits = hint_limits
+        self._review_limits = review_limits
         # One lock per chat, so that a chat's commands never interleave (a `!board` while its
         # `!move` waits for the engine, two `!new`s each resigning the same game); `_locks_guard`
         # guards the dict itself.
@@ -81,6 +92,7 @@ class ChatBot:
             "move": self._move,
             "board": self._board,
             "hint": self._hint,
+            "review": self._review,
             "resign": self._resign,
             "help": lambda _chat_id, _argument: Reply(HELP),
         }
@@ -88,6 +100,8 @@ class ChatBot:
     def handle(self, chat_id: str | int, text: str) -> Reply | None:
         """The answer to a message of chat `chat_id`; None when the message is not a command."""
         text = text.strip()
+        if text.split(" ")[0].lower() in SLASH_COMMANDS:
+            text = PREFIX + text.removeprefix("/")
         if not text.startswith(PREFIX):
             return None
         command, _, argument = text.removeprefix(PREFIX).partition(" ")
@@ -174,6 +188,30 @@ class ChatBot:
             f"depth {result.depth})."
         )
 
+    def _review(self, chat_id: str, _argument: str) -> Reply:
+        game = self._game_of(chat_id)
+        request = game_service_pb2.ReviewGameRequest(name=game.name, limits=self._review_limits)
+        moves, summary = [], None
+        for message in self._services.games.ReviewGame(request):
+            if message.HasField("move"):
+                moves.append(message.move)
+            else:
+                summary = message.summary
+        if not moves or summary is None:
+            return Reply("No move has been played yet: there is nothing to review.")
+        lines = [
+            f"Review of {len(moves)} moves.",
+            f"You (White): {format_counts(summary.white)}.",
+            f"Engine (Black): {format_counts(summary.black)}.",
+        ]
+        worst = max(moves, key=lambda move: move.expected_before - move.expected_after)
+        if worst.judgement >= game_service_pb2.JUDGEMENT_INACCURACY:
+            lines.append(
+                f"Worst move: {worst.played} at ply {worst.ply + 1}, "
+                f"{JUDGEMENT_NAMES[worst.judgement]}; the engine preferred {worst.best_move}."
+            )
+        return Reply("\n".join(lines), chart_png=summary.chart_png)
+
     def _resign(self, chat_id: str, _argument: str) -> Reply:
         game = self._game_of(chat_id)
         finished = game.resign()
@@ -190,6 +228,28 @@ class ChatBot:
         )
         pictures = self._services.rules.RenderPosition(request)
         return Reply(text, board_text=pictures.text, board_png=pictures.png)
+
+
+JUDGEMENT_NAMES = {
+    game_service_pb2.JUDGEMENT_INACCURACY: "an inaccuracy",
+    game_service_pb2.JUDGEMENT_MISTAKE: "a mistake",
+    game_service_pb2.JUDGEMENT_BLUNDER: "a blunder",
+}
+
+
+def format_counts(counts: game_service_pb2.JudgementCounts) -> str:
+    """One side's faults, in words."""
+
+    def count(number: int, singular: str, plural: str) -> str:
+        return f"{number} {singular if number == 1 else plural}"
+
+    return ", ".join(
+        [
+            count(counts.inaccuracies, "inaccuracy", "inaccuracies"),
+            count(counts.mistakes, "mistake", "mistakes"),
+            count(counts.blunders, "blunder", "blunders"),
+        ]
+    )
 
 
 def resign_if_ongoing(game: HostedGame) -> bool:

@@ -2,7 +2,8 @@
 
     .venv/bin/python -m chatbot.console
 
-The PNG board of each answer is written to board.png in the current folder.
+The PNG board of each answer is written to board.png in the current folder, a review's chart to
+chart.png.
 """
 
 from pathlib import Path
@@ -12,6 +13,7 @@ from damiera_client.connection import Services
 
 CHAT_ID = "console"
 PNG_FILE = Path("board.png")
+CHART_FILE = Path("chart.png")
 
 
 def main() -> None:
@@ -30,6 +32,9 @@ def main() -> None:
             if reply.board_png:
                 PNG_FILE.write_bytes(reply.board_png)
                 print(f"(the board is also in {PNG_FILE})")
+            if reply.chart_png:
+                CHART_FILE.write_bytes(reply.chart_png)
+                print(f"(the chart is in {CHART_FILE})")
     except EOFError:
         pass
     finally:

@@ -1,4 +1,5 @@
-"""What the bot answers: a message, and the board as monospace text and as a PNG when it has one."""
+"""What the bot answers: a message, the board as monospace text and as a PNG when it has one, and a
+review's evaluation chart as a PNG."""
 
 from dataclasses import dataclass
 
@@ -13,3 +14,5 @@ class Reply:
     board_text: str = ""
     # The same board as a PNG image; empty: no board.
     board_png: bytes = b""
+    # A game review's evaluation chart as a PNG image; empty: none.
+    chart_png: bytes = b""

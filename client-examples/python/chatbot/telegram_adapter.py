@@ -3,9 +3,9 @@
     export TELEGRAM_BOT_TOKEN=123:ABC DAMIERA_ADDR=127.0.0.1:50051
     .venv/bin/python -m chatbot.telegram_adapter
 
-Messages that start with "!" go to ChatBot.handle (in a worker thread: the gRPC calls block, and
+Messages that start with "!" (and `/review`) go to ChatBot.handle (in a worker thread: the gRPC calls block, and
 the engine's reply takes a moment); the answer comes back as an HTML message with the text board
-in a <pre> block, then the PNG board as a photo. The Telegram chat id is the bot's chat id.
+in a <pre> block, then the PNG board (or a review's chart) as a photo. The Telegram chat id is the bot's chat id.
 
 Updates are handled concurrently, so that one chat's `!move`, waiting for the engine, holds up no
 other chat; each chat's messages are still answered one at a time, in the order they came.
@@ -20,7 +20,7 @@ from telegram.constants import ParseMode
 from telegram.ext import Application, ContextTypes, MessageHandler, filters
 from telegram.request import BaseRequest
 
-from chatbot.commands import PREFIX, ChatBot
+from chatbot.commands import PREFIX, SLASH_COMMANDS, ChatBot
 from chatbot.reply import Reply
 from damiera_client.connection import Services
 
@@ -34,7 +34,8 @@ def build_application(bot: ChatBot, token: str, request: BaseRequest | None = No
     if request is not None:
         builder = builder.request(request).get_updates_request(request)
     application = builder.build()
-    commands = filters.TEXT & filters.Regex(rf"^\s*{PREFIX}")
+    slash = "|".join(command.removeprefix("/") for command in SLASH_COMMANDS)
+    commands = filters.TEXT & filters.Regex(rf"^\s*({PREFIX}|/({slash})\b)")
     application.add_handler(MessageHandler(commands, _answer_with(bot)))
     return application
 
@@ -64,6 +65,8 @@ async def _send(message: Message, reply: Reply) -> None:
     await message.reply_text(text, parse_mode=ParseMode.HTML)
     if reply.board_png:
         await message.reply_photo(photo=reply.board_png)
+    if reply.chart_png:
+        await message.reply_photo(photo=reply.chart_png)
 
 
 def main() -> None:

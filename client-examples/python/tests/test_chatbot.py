@@ -32,7 +32,10 @@ ITALIAN_START_BOARD = [
 def bot(services):
     # Depth limits keep the engine's answers quick and the same on every run.
     return ChatBot(
-        services, engine_limits=search_limits(depth=2), hint_limits=search_limits(depth=2)
+        services,
+        engine_limits=search_limits(depth=2),
+        hint_limits=search_limits(depth=2),
+        review_limits=search_limits(depth=4),
     )
 
 
@@ -44,6 +47,7 @@ def test_help_lists_every_command(bot):
         "!move",
         "!board",
         "!hint",
+        "!review",
         "!resign",
         "!help",
     ]
@@ -59,7 +63,7 @@ def test_an_unknown_command_is_named_and_help_follows(bot):
     assert reply.text == f"I don't know the command '!castle'.\n{HELP}"
 
 
-@pytest.mark.parametrize("command", ["!board", "!move 22-18", "!hint", "!resign"])
+@pytest.mark.parametrize("command", ["!board", "!move 22-18", "!hint", "!review", "/review", "!resign"])
 def test_commands_before_a_game_say_there_is_none(bot, command):
     assert bot.handle("chat-without-game", command).text == NO_GAME
 
@@ -108,6 +112,24 @@ def test_hint_suggests_a_legal_move(bot, services):
     hinted = re.fullmatch(r"Try (\S+) \(score [^,]+, depth 2\)\.", reply.text)
     assert hinted is not None, reply.text
     assert hinted.group(1) in legal_notations(services, types_pb2.VARIANT_TURKISH)
+
+
+def test_review_answers_each_sides_faults_with_the_chart(bot):
+    bot.handle("chat-review", "!new italian")
+    assert bot.handle("chat-review", "/review").text == (
+        "No move has been played yet: there is nothing to review."
+    )
+    bot.handle("chat-review", "!move 22-18")
+    for command in ("/review", "!review"):
+        reply = bot.handle("chat-review", command)
+        lines = reply.text.splitlines()
+        assert lines[0] == "Review of 2 moves.", reply.text
+        assert re.fullmatch(r"You \(White\): \d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?\.", lines[1])
+        assert re.fullmatch(r"Engine \(Black\): \d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?\.", lines[2])
+        assert reply.chart_png.startswith(PNG_SIGNATURE)
+        assert (reply.board_text, reply.board_png) == ("", b"")
+    # Only the one command is taken in the slash form: others are not commands.
+    assert bot.handle("chat-review", "/board") is None
 
 
 def test_resigning_ends_the_game(bot):

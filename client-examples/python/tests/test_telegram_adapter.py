@@ -47,6 +47,17 @@ def test_help_is_sent_as_one_html_message(services):
     assert api.sent("sendPhoto") == []
 
 
+def test_slash_review_is_answered_with_the_chart_as_a_photo(services):
+    api = run_messages(services, ["!new italian", "!move 22-18", "/review", "/start"])
+    messages = [parameters["text"] for parameters, _ in api.sent("sendMessage")]
+    assert len(messages) == 3, "/start is not a command of this bot"
+    assert messages[2].startswith("Review of 2 moves.\nYou (White): ")
+    photos = api.sent("sendPhoto")
+    assert len(photos) == 3, "two boards, then the chart"
+    [(_file_name, chart, _mime_type)] = photos[2][1].values()
+    assert chart.startswith(PNG_SIGNATURE)
+
+
 def test_a_new_game_is_sent_as_a_text_board_then_a_png(services):
     api = run_messages(services, ["!new italian", "!move 22-17"])
     (board_message, _), (refusal, _) = api.sent("sendMessage")

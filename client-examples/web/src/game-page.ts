@@ -1,7 +1,7 @@
 /**
  * The page's play: it shows the chosen variant's start position, starts a hosted game, lets the
  * player pick moves among the legal ones (RulesService.ListLegalMoves) and sends them, follows the
- * engine's replies, analyses every position and reports the result.
+ * engine's replies, analyses every position, reports the result and has the finished game reviewed.
  */
 import type { DamieraApi } from "./api";
 import { AnalysisPanel } from "./analysis-panel";
@@ -15,6 +15,7 @@ import { Color, type Move, type Position } from "./gen/damiera/v1/types_pb";
 import { HostedGame, type GameSetup } from "./hosted-game";
 import { MovePicker, type Pick } from "./move-picker";
 import { showMoves } from "./move-list";
+import { ReviewPanel } from "./review-panel";
 
 /** The parts of the page this controller fills. */
 export interface GamePageElements {
@@ -23,6 +24,7 @@ export interface GamePageElements {
   readonly message: HTMLElement;
   readonly moves: HTMLOListElement;
   readonly analysis: HTMLElement;
+  readonly review: HTMLElement;
   readonly rules: HTMLElement;
   readonly resign: HTMLButtonElement;
 }
@@ -34,6 +36,7 @@ const NO_MOVES = new MovePicker([]);
 export class GamePage {
   private readonly board: BoardView;
   private readonly analysis: AnalysisPanel;
+  private readonly review: ReviewPanel;
   /** The squares of the variant shown, from the player's side; null until the variants are known. */
   private layout: BoardLayout | null = null;
   /** The position drawn: the start position before a game, then the game's. */
@@ -60,6 +63,7 @@ export class GamePage {
       (from, to) => this.dragged(from, to),
     );
     this.analysis = new AnalysisPanel(elements.analysis, api.engine);
+    this.review = new ReviewPanel(elements.review, api.games);
     elements.resign.addEventListener("click", () => void this.resign());
   }
 
@@ -112,6 +116,7 @@ export class GamePage {
     this.game?.close();
     this.game = null;
     this.analysis.stop();
+    this.review.clear();
     this.setLegalMoves([]);
     this.elements.resign.disabled = true;
   }
@@ -129,6 +134,7 @@ export class GamePage {
       this.elements.status.textContent = `${result}.`;
       this.elements.resign.disabled = true;
       this.analysis.stop();
+      void this.review.review(game.name);
       return;
     }
     void this.analysis.analyze(game, moveTimeMs);

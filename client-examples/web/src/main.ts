@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     message: element("message"),
     moves: element<HTMLOListElement>("moves"),
     analysis: element("analysis"),
+    review: element("review"),
     rules: element("rules"),
     resign: element<HTMLButtonElement>("resign"),
   });

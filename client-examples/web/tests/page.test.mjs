@@ -2,7 +2,8 @@
 /**
  * The page in headless Chromium against a real Damiera server ($DAMIERA_URL): the boards of the
  * three variants, then an Italian game played by clicking squares, with the engine's replies, the
- * live analysis, a refused illegal move, a drag-and-drop move and the result of a resignation.
+ * live analysis, a refused illegal move, a drag-and-drop move, the result of a resignation and the
+ * review of the finished game with its chart.
  * Any error in the browser's console fails the test it happened in.
  *
  * The page is built and the browser started once. Each describe opens its own tab and sets up its
@@ -333,6 +334,15 @@ describe("an Italian game played to its end", () => {
     await waitForStatus("Black wins by resignation.");
     assert.equal(await page.isDisabled("#resign"), true);
     assert.equal(await count(".square.movable"), 0, "nothing moves after the game");
+  });
+
+  test("the game over: the review shows each side's faults and the chart", async () => {
+    // Eight moves, each position searched 100 ms: a few seconds.
+    await page.waitForSelector("#review img.chart", { timeout: REPLY_TIMEOUT_MS });
+    assert.match((await page.textContent("#review .progress")) ?? "", /^White: \d+ inaccuracies, \d+ mistakes, \d+ blunders\. Black: /);
+    const chart = (await page.getAttribute("#review img.chart", "src")) ?? "";
+    assert.ok(chart.startsWith("data:image/svg+xml"), chart.slice(0, 40));
+    await page.waitForFunction(() => /** @type {HTMLImageElement} */ (document.querySelector("#review img.chart"))?.naturalWidth === 640);
     await screenshot("italian-game");
   });
 });

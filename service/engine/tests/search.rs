@@ -242,3 +242,24 @@ fn every_level_plays_legal_moves_reproducibly() {
         }
     }
 }
+
+/// A table kept for reuse: fitted to the size a search asks for and cleared, it answers every
+/// search exactly as a new table of that size does (same move, score, depth and node count),
+/// whatever earlier searches left in it.
+#[test]
+fn a_cleared_table_searches_exactly_like_a_new_one() {
+    let mut reused = TranspositionTable::new(4);
+    for variant in Variant::ALL {
+        for position in sample_positions(variant, 6) {
+            // Fill it with another search first, at the larger size.
+            assert!(reused.fit(4));
+            search(&position, &[], &Limits::depth(5), &reused, &AtomicBool::new(false), |_| {});
+            assert!(reused.fit(1));
+            reused.clear();
+            let again = search(&position, &[], &Limits::depth(6), &reused, &AtomicBool::new(false), |_| {});
+            let fresh = TranspositionTable::new(1);
+            let fresh = search(&position, &[], &Limits::depth(6), &fresh, &AtomicBool::new(false), |_| {});
+            assert_eq!(again, SearchResult { elapsed: again.elapsed, ..fresh }, "{}", fen::write(&position));
+        }
+    }
+}

@@ -160,7 +160,8 @@ async fn best_move_and_analyze_say_database_win_or_draw() {
     let drawn = engine.best_move(best(DRAWN)).await.unwrap().into_inner().result.unwrap();
     assert_eq!(drawn.score.unwrap().value, database(DatabaseValue::Draw));
 
-    let mut stream = engine.analyze(AnalyzeRequest { search: Some(search(WON)) }).await.unwrap().into_inner();
+    let mut stream =
+        engine.analyze(AnalyzeRequest { search: Some(search(WON)), ..Default::default() }).await.unwrap().into_inner();
     let mut scores = Vec::new();
     while let Some(message) = stream.message().await.unwrap() {
         match message.update.unwrap() {

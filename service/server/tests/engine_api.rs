@@ -146,7 +146,7 @@ async fn the_deadline_answers_with_the_best_move_so_far() {
 #[tokio::test]
 async fn analyze_streams_every_iteration_then_the_result() {
     let server = TestServer::start(&[]);
-    let request = AnalyzeRequest { search: Some(search(Variant::Italian, depth(6))) };
+    let request = AnalyzeRequest { search: Some(search(Variant::Italian, depth(6))), ..Default::default() };
     let mut stream = server.engine().await.analyze(request).await.unwrap().into_inner();
     let mut depths = Vec::new();
     let mut result = None;
@@ -167,7 +167,10 @@ async fn analyze_streams_every_iteration_then_the_result() {
 #[tokio::test]
 async fn cancelling_analyze_stops_the_search() {
     let server = TestServer::start(&[]);
-    let request = AnalyzeRequest { search: Some(search(Variant::Triestina, move_time(Duration::from_secs(25)))) };
+    let request = AnalyzeRequest {
+        search: Some(search(Variant::Triestina, move_time(Duration::from_secs(25)))),
+        ..Default::default()
+    };
     let mut stream = server.engine().await.analyze(request).await.unwrap().into_inner();
     stream.message().await.unwrap().expect("a first iteration");
     assert_eq!(server.metric("damiera_searches_running").await, Some(1.0));
@@ -182,7 +185,10 @@ async fn cancelling_analyze_stops_the_search() {
 #[tokio::test]
 async fn analyze_ends_at_the_deadline_with_a_result() {
     let server = TestServer::start(&[]);
-    let request = AnalyzeRequest { search: Some(search(Variant::Turkish, move_time(Duration::from_secs(20)))) };
+    let request = AnalyzeRequest {
+        search: Some(search(Variant::Turkish, move_time(Duration::from_secs(20)))),
+        ..Default::default()
+    };
     let mut stream =
         server.engine().await.analyze(with_deadline(request, Duration::from_millis(700))).await.unwrap().into_inner();
     let mut last = None;
@@ -196,7 +202,10 @@ async fn analyze_ends_at_the_deadline_with_a_result() {
 #[tokio::test]
 async fn an_overloaded_server_answers_resource_exhausted_with_retry_info() {
     let server = TestServer::start(&["--search-threads", "1", "--search-queue", "0"]);
-    let request = AnalyzeRequest { search: Some(search(Variant::Triestina, move_time(Duration::from_secs(25)))) };
+    let request = AnalyzeRequest {
+        search: Some(search(Variant::Triestina, move_time(Duration::from_secs(25)))),
+        ..Default::default()
+    };
     let mut busy = server.engine().await.analyze(request).await.unwrap().into_inner();
     busy.message().await.unwrap().expect("the first search runs");
     let request = BestMoveRequest { search: Some(search(Variant::Italian, depth(2))) };

@@ -109,6 +109,17 @@ impl Score {
             Score::Database(Wdl::Loss) => -50_000,
         }
     }
+
+    /// The same score from the other side's point of view.
+    #[must_use]
+    pub fn negated(self) -> Score {
+        match self {
+            Score::Value(value) => Score::Value(-value),
+            Score::WinIn(plies) => Score::LossIn(plies),
+            Score::LossIn(plies) => Score::WinIn(plies),
+            Score::Database(value) => Score::Database(value.opposite()),
+        }
+    }
 }
 
 /// What one completed iteration found.

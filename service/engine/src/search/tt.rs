@@ -6,6 +6,15 @@
 //! can lose an entry but never hand back another position's data. Locking every probe would cost
 //! more than the rare lost entry.
 //!
+//! Every entry carries the generation of the search that stored it. [`TranspositionTable::new_search`]
+//! starts a generation and keeps what earlier ones found (the next move of the same game profits
+//! from it), only letting old entries give way first. [`TranspositionTable::clear`] forgets
+//! everything without touching the slots: entries stored before it are misses from then on, to
+//! probes and to replacement alike, so a cleared table answers exactly like a new one of the same
+//! size. Generations have 24 bits; the rare clear that would wrap them wipes the slots for real.
+//! [`TranspositionTable::fit`] narrows a large table to the slots a smaller one would have, so that
+//! a table kept ready can serve a search that asked for less, with the same results.
+//!
 //! ```
 //! use damiera_engine::search::{Bound, TranspositionTable};
 //! let table = TranspositionTable::new(1);
@@ -14,7 +23,7 @@
 //! assert_eq!((hit.depth, hit.score, hit.bound, hit.best), (5, 120, Bound::Exact, Some(3)));
 //! ```
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,24 +59,59 @@ struct Slot {
 
 /// A hash table of search results, shared between threads.
 pub struct TranspositionTable {
-    /// A power-of-two number of slots.
+    /// A power-of-two number of slots, allocated.
     slots: Box<[Slot]>,
+    /// The slots in use less one: a power of two less one, at most `slots.len() - 1`.
+    mask: usize,
     /// The search the table serves now, so old entries give way first.
-    generation: AtomicU8,
+    generation: AtomicU32,
+    /// The first generation whose entries count: older ones were cleared.
+    oldest: AtomicU32,
 }
 
 const NO_MOVE: u64 = 0xFF;
+
+/// The bits of the generation in an entry.
+const GENERATION_BITS: u32 = 24;
+
+/// The last generation before they wrap.
+const LAST_GENERATION: u32 = (1 << GENERATION_BITS) - 1;
 
 impl TranspositionTable {
     /// A table of at most `megabytes` MiB (at least one slot), rounded down to a power of two.
     #[must_use]
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Slot>();
-        let count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let count = slot_count(megabytes);
         let slots = (0..count).map(|_| Slot { check: AtomicU64::new(0), data: AtomicU64::new(0) }).collect();
-        let table = TranspositionTable { slots, generation: AtomicU8::new(1) };
+        let table =
+            TranspositionTable { slots, mask: count - 1, generation: AtomicU32::new(1), oldest: AtomicU32::new(1) };
         table.touch();
         table
+    }
+
+    /// The size a table of `megabytes` MiB would have, in bytes.
+    #[must_use]
+    pub fn bytes_for(megabytes: usize) -> usize {
+        slot_count(megabytes) * std::mem::size_of::<Slot>()
+    }
+
+    /// The memory allocated, in bytes (more than in use after [`TranspositionTable::fit`]).
+    #[must_use]
+    pub fn capacity_bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>()
+    }
+
+    /// Uses as many slots as a new table of `megabytes` MiB would have, if that many are
+    /// allocated: true then; false (and unchanged) if this table is too small. Entries stored in
+    /// slots of the old size can land in the wrong slot of the new: [`TranspositionTable::clear`]
+    /// the table before its next search.
+    pub fn fit(&mut self, megabytes: usize) -> bool {
+        let count = slot_count(megabytes);
+        if count > self.slots.len() {
+            return false;
+        }
+        self.mask = count - 1;
+        true
     }
 
     /// Writes one word of every page, so that the operating system maps them now: fresh memory is
@@ -95,31 +139,49 @@ impl TranspositionTable {
         let _ = key;
     }
 
-    /// Marks the start of a new search: entries of earlier searches are replaced first.
+    /// Marks the start of a new search: entries of earlier searches still count, but are
+    /// replaced first. Call it before the search's threads start, not during a search.
     pub fn new_search(&self) {
-        let next = self.generation.load(Ordering::Relaxed).wrapping_add(1).max(1);
-        self.generation.store(next, Ordering::Relaxed);
+        self.next_generation();
     }
 
-    /// Empties the table.
+    /// Empties the table at once, without writing the slots: every entry stored so far is a miss
+    /// from now on. Call it between searches, not during one.
     pub fn clear(&self) {
+        let generation = self.next_generation();
+        self.oldest.store(generation, Ordering::Relaxed);
+    }
+
+    /// Moves to the next generation and answers it; when generations would wrap, wipes the slots
+    /// and starts again from the first.
+    fn next_generation(&self) -> u32 {
+        let next = self.generation.load(Ordering::Relaxed) + 1;
+        if next <= LAST_GENERATION {
+            self.generation.store(next, Ordering::Relaxed);
+            return next;
+        }
         for slot in self.slots.iter() {
             slot.data.store(0, Ordering::Relaxed);
             slot.check.store(0, Ordering::Relaxed);
         }
+        self.generation.store(1, Ordering::Relaxed);
+        self.oldest.store(1, Ordering::Relaxed);
+        1
     }
 
     fn slot(&self, key: u64) -> &Slot {
-        &self.slots[key as usize & (self.slots.len() - 1)]
+        &self.slots[key as usize & self.mask]
     }
 
-    /// What the table holds for the position with hash `key`.
+    /// What the table holds for the position with hash `key`: entries from before the last
+    /// [`TranspositionTable::clear`] are misses.
     #[must_use]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let slot = self.slot(key);
         let data = slot.data.load(Ordering::Relaxed);
         let check = slot.check.load(Ordering::Relaxed);
-        (data != 0 && check ^ data == key).then(|| unpack(data))
+        let current = generation_of(data) >= self.oldest.load(Ordering::Relaxed);
+        (data != 0 && check ^ data == key && current).then(|| unpack(data))
     }
 
     /// Stores a result, unless the slot holds a deeper result of this search for another position.
@@ -140,7 +202,7 @@ impl TranspositionTable {
     #[must_use]
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed);
-        let sample = self.slots.len().min(1000);
+        let sample = (self.mask + 1).min(1000);
         let used = self.slots[..sample]
             .iter()
             .filter(|s| {
@@ -152,7 +214,13 @@ impl TranspositionTable {
     }
 }
 
-fn pack(depth: u8, score: i16, bound: Bound, best: Option<u8>, generation: u8) -> u64 {
+/// The slots of a table of `megabytes` MiB: a power of two, at least one.
+fn slot_count(megabytes: usize) -> usize {
+    let wanted = ((megabytes.max(1) << 20) / std::mem::size_of::<Slot>()).max(1);
+    1usize << (usize::BITS - 1 - wanted.leading_zeros())
+}
+
+fn pack(depth: u8, score: i16, bound: Bound, best: Option<u8>, generation: u32) -> u64 {
     let bound = match bound {
         Bound::Exact => 1,
         Bound::Lower => 2,
@@ -165,8 +233,8 @@ fn pack(depth: u8, score: i16, bound: Bound, best: Option<u8>, generation: u8) -
         | u64::from(generation) << 40
 }
 
-fn generation_of(data: u64) -> u8 {
-    (data >> 40) as u8
+fn generation_of(data: u64) -> u32 {
+    (data >> 40) as u32 & LAST_GENERATION
 }
 
 fn unpack(data: u64) -> Entry {
@@ -213,5 +281,57 @@ mod tests {
         table.store(1 + other, 2, 2, Bound::Exact, Some(0));
         assert_eq!(table.probe(1 + other).unwrap().depth, 2, "last search's entries give way");
         assert!(table.hashfull() > 0);
+    }
+
+    #[test]
+    fn a_cleared_table_misses_every_old_entry_and_replaces_it() {
+        let table = TranspositionTable::new(1);
+        let other = table.slots.len() as u64;
+        table.store(1, 10, 1, Bound::Exact, Some(0));
+        table.clear();
+        assert_eq!(table.probe(1), None, "an entry from before the clear is never trusted");
+        table.store(1 + other, 2, 2, Bound::Lower, None);
+        assert_eq!(table.probe(1 + other).unwrap().depth, 2, "nor kept against a shallower new one");
+        for key in 0..1000 {
+            table.store(key, 1, 0, Bound::Exact, None);
+        }
+        assert_eq!(table.hashfull(), 1000);
+        table.clear();
+        assert_eq!(table.hashfull(), 0, "a cleared table is empty, whatever its slots hold");
+    }
+
+    #[test]
+    fn a_new_search_keeps_what_earlier_searches_found() {
+        let table = TranspositionTable::new(1);
+        table.store(5, 6, 40, Bound::Upper, Some(2));
+        table.new_search();
+        table.new_search();
+        assert_eq!(table.probe(5).unwrap().score, 40);
+    }
+
+    #[test]
+    fn the_clear_that_would_wrap_the_generations_wipes_the_slots() {
+        let table = TranspositionTable::new(1);
+        table.generation.store(LAST_GENERATION, Ordering::Relaxed);
+        table.store(9, 3, 7, Bound::Exact, None);
+        assert_eq!(table.probe(9).unwrap().score, 7);
+        table.clear();
+        assert_eq!(table.generation.load(Ordering::Relaxed), 1);
+        assert_eq!(table.probe(9), None);
+        assert!(table.slots.iter().all(|slot| slot.data.load(Ordering::Relaxed) == 0));
+        table.store(9, 3, 8, Bound::Exact, None);
+        assert_eq!(table.probe(9).unwrap().score, 8, "the first generation counts again");
+    }
+
+    #[test]
+    fn a_fitted_table_uses_the_slots_of_the_smaller_size() {
+        let mut table = TranspositionTable::new(4);
+        assert!(table.fit(1));
+        assert_eq!(table.mask + 1, TranspositionTable::new(1).slots.len());
+        assert_eq!(table.capacity_bytes(), 4 << 20);
+        assert!(!table.fit(8), "a table cannot grow");
+        assert_eq!(table.mask + 1, 1 << 16);
+        assert!(table.fit(4));
+        assert_eq!(TranspositionTable::bytes_for(3), 2 << 20);
     }
 }

@@ -14,13 +14,13 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
-use super::convert::search::search_job;
+use super::convert::search::{search_job, Unlimited};
 use super::convert::{duration_to_pb, lines_to_pb, move_to_pb, moves_to_pb, score_to_pb};
 use super::deadline::{search_budget, time_left};
 use super::ApiError;
 use crate::proto::engine_service_server::EngineService;
 use crate::proto::{self as pb, analyze_response::Update, StopReason};
-use crate::search::{Caps, SearchJob, SearchPool, Tablebases};
+use crate::search::{Caps, SearchJob, SearchPool, Tablebases, MAX_SESSION_KEY_BYTES};
 
 /// Iterations buffered for a slow reader of `Analyze`; a search completes few iterations.
 const ANALYSIS_BUFFER: usize = 64;
@@ -42,18 +42,18 @@ impl EngineApi {
         EngineApi { caps, tablebases, pool }
     }
 
-    /// Runs `job` on the pool until its limits, the deadline `time_left` away, or until the
-    /// returned future is dropped.
+    /// Runs `job` on the pool (on the table of analysis `session`, if any) until its limits, the
+    /// deadline `time_left` away, or until the returned future is dropped.
     async fn search(
         &self,
         job: SearchJob,
+        session: Option<String>,
         time_left: Option<Duration>,
         report: impl FnMut(&Iteration) + Send + 'static,
     ) -> Result<pb::SearchResult, ApiError> {
         let stop = StopOnDrop(Arc::new(AtomicBool::new(false)));
         let variant = job.variant();
-        let flag = Arc::clone(&stop.0);
-        let mut search = pin!(self.pool.run(job.threads(), move || job.run(&flag, report)));
+        let mut search = pin!(self.pool.search(job, session, Arc::clone(&stop.0), report));
         let deadline = async {
             match time_left {
                 Some(left) => tokio::time::sleep(search_budget(left)).await,
@@ -85,8 +85,8 @@ impl Drop for StopOnDrop {
 impl EngineService for EngineApi {
     async fn best_move(&self, request: Request<pb::BestMoveRequest>) -> Result<Response<pb::BestMoveResponse>, Status> {
         let time_left = time_left(request.metadata());
-        let job = search_job(request.get_ref().search.as_ref(), &self.caps, &self.tablebases)?;
-        let result = self.search(job, time_left, |_| {}).await?;
+        let job = search_job(request.get_ref().search.as_ref(), Unlimited::DefaultTime, &self.caps, &self.tablebases)?;
+        let result = self.search(job, None, time_left, |_| {}).await?;
         Ok(Response::new(pb::BestMoveResponse { result: Some(result) }))
     }
 
@@ -94,7 +94,10 @@ impl EngineService for EngineApi {
 
     async fn analyze(&self, request: Request<pb::AnalyzeRequest>) -> Result<Response<Self::AnalyzeStream>, Status> {
         let time_left = time_left(request.metadata());
-        let job = search_job(request.get_ref().search.as_ref(), &self.caps, &self.tablebases)?;
+        let request = request.get_ref();
+        let unlimited = if request.infinite { Unlimited::UntilCancelled } else { Unlimited::DefaultTime };
+        let job = search_job(request.search.as_ref(), unlimited, &self.caps, &self.tablebases)?;
+        let session = session(&request.session)?;
         let (sender, receiver) = mpsc::channel(ANALYSIS_BUFFER);
         let engine = self.clone();
         tokio::spawn(async move {
@@ -107,7 +110,7 @@ impl EngineService for EngineApi {
                 let _ = iterations.blocking_send(Ok(pb::AnalyzeResponse { update: Some(update) }));
             };
             let result = tokio::select! {
-                result = engine.search(job, time_left, report) => result,
+                result = engine.search(job, session, time_left, report) => result,
                 () = sender.closed() => return,
             };
             let message =
@@ -116,6 +119,19 @@ impl EngineService for EngineApi {
         });
         Ok(Response::new(ReceiverStream::new(receiver)))
     }
+}
+
+/// The analysis session a request names: `None` for an empty key. Keys hold no control
+/// characters: the server's own sessions (game reviews) have them.
+fn session(key: &str) -> Result<Option<String>, ApiError> {
+    if key.len() > MAX_SESSION_KEY_BYTES {
+        let description = format!("a session key has at most {MAX_SESSION_KEY_BYTES} bytes; got {}", key.len());
+        return Err(ApiError::invalid("session", description));
+    }
+    if key.chars().any(char::is_control) {
+        return Err(ApiError::invalid("session", "a session key holds no control characters"));
+    }
+    Ok((!key.is_empty()).then(|| key.to_owned()))
 }
 
 fn iteration_to_pb(variant: Variant, iteration: &Iteration) -> pb::SearchIteration {

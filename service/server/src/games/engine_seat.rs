@@ -6,11 +6,19 @@
 //! Exactly once, however many replicas run: the lease keeps the others away while one thinks,
 //! and the store appends an action only at the version it was decided on. A replica that dies
 //! while thinking loses its lease when it expires, and another takes the game over.
+//!
+//! A replica that stops gracefully hands its seats over ([`EngineSeats::drain`]): it takes no new
+//! turn from the shutdown signal on; a search that will end within the time the shutdown leaves
+//! runs to its end and its move is stored; any other search is stopped at once and its lease
+//! released (announced to every replica), so that another replica takes the turn straight away
+//! instead of after the lease. A search still running when the shutdown time is up is handed over
+//! the same way.
 
-use std::collections::HashSet;
-use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use damiera_engine::search::Score;
 use damiera_engine::Color;
@@ -24,6 +32,9 @@ use crate::search::{Asked, Caps, JobError, PoolError, SearchJob, SearchPool, Tab
 
 /// How often the store is asked for games the engine must act in, besides every announced change.
 const POLL: Duration = Duration::from_secs(2);
+
+/// How long a stopped search may take to release its lease at shutdown.
+const HAND_OVER_TIME: Duration = Duration::from_secs(2);
 
 /// Games taken per look at the store.
 const BATCH: u32 = 32;
@@ -44,8 +55,12 @@ pub struct EngineSeats {
     pool: Arc<SearchPool>,
     /// Rung when a local action leaves the engine something to do.
     bell: Arc<Notify>,
-    /// Games this replica is thinking about now.
-    thinking: Mutex<HashSet<String>>,
+    /// Games this replica is thinking about now, by id.
+    thinking: Mutex<HashMap<String, Arc<Think>>>,
+    /// Set at the shutdown signal: no new turns are taken.
+    draining: AtomicBool,
+    /// Rung whenever a game leaves `thinking`.
+    finished: Notify,
     /// One permit per search thread: engine seats never hold more searches than the pool has
     /// threads, so requests for `BestMove` always find room in the queue.
     slots: Arc<Semaphore>,
@@ -61,7 +76,54 @@ impl EngineSeats {
         bell: Arc<Notify>,
     ) -> EngineSeats {
         let slots = Arc::new(Semaphore::new(pool.thread_count() as usize));
-        EngineSeats { host, caps, tablebases, pool, bell, thinking: Mutex::new(HashSet::new()), slots }
+        EngineSeats {
+            host,
+            caps,
+            tablebases,
+            pool,
+            bell,
+            thinking: Mutex::new(HashMap::new()),
+            draining: AtomicBool::new(false),
+            finished: Notify::new(),
+            slots,
+        }
+    }
+
+    /// Hands the seats over for a shutdown that leaves `time_left`: takes no new turn, hands over
+    /// at once every search that would not end in time, and waits (up to `time_left`) for the
+    /// others to store their moves; whatever still runs then is handed over too.
+    pub async fn drain(&self, time_left: Duration) {
+        self.draining.store(true, Ordering::SeqCst);
+        let deadline = Instant::now() + time_left;
+        self.hand_over(|think| think.ends_by() > deadline);
+        if tokio::time::timeout(time_left, self.all_done()).await.is_err() {
+            self.hand_over(|_| true);
+            let _ = tokio::time::timeout(HAND_OVER_TIME, self.all_done()).await;
+        }
+    }
+
+    /// Completes when this replica thinks about no game.
+    async fn all_done(&self) {
+        loop {
+            let finished = self.finished.notified();
+            if self.thinking().is_empty() {
+                return;
+            }
+            finished.await;
+        }
+    }
+
+    /// Stops the searches of the games that `which` picks and has their leases released.
+    fn hand_over(&self, which: impl Fn(&Think) -> bool) {
+        for (id, think) in self.thinking().iter().filter(|(_, think)| which(think)) {
+            tracing::info!(game = %id, "shutting down: handing the engine's turn over");
+            think.handed_over.store(true, Ordering::SeqCst);
+            think.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    fn thinking(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Think>>> {
+        self.thinking.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Looks for work at each bell, each announced change and every [`POLL`], forever.
@@ -85,18 +147,23 @@ impl EngineSeats {
         let now = now_ms();
         let store = self.host.store();
         for id in store.engine_due(now, BATCH).await.map_err(HostError::from)? {
+            if self.draining.load(Ordering::SeqCst) {
+                break; // shutting down: the other replicas take the turns
+            }
             let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() else {
                 break; // every slot is thinking; the next look takes the rest
             };
-            if !self.thinking.lock().expect("never poisoned").insert(id.clone()) {
+            let think = Think::new(self.caps.max_move_time);
+            let Some(think) = self.start_thinking(&id, think) else {
                 continue;
-            }
+            };
             let seats = Arc::clone(self);
             tokio::spawn(async move {
-                if let Err(error) = seats.act_in(&id).await {
+                if let Err(error) = seats.act_in(&id, &think).await {
                     tracing::warn!(game = %id, %error, "the engine could not act");
                 }
-                seats.thinking.lock().expect("never poisoned").remove(&id);
+                seats.thinking().remove(&id);
+                seats.finished.notify_waiters();
                 drop(slot);
                 // The game may be due again at once (the other seat is an engine too).
                 seats.bell.notify_one();
@@ -105,8 +172,18 @@ impl EngineSeats {
         Ok(())
     }
 
-    /// Takes game `id`'s lease and acts for its engine seat.
-    async fn act_in(&self, id: &str) -> Result<(), SeatError> {
+    /// Records that this replica thinks about game `id` now: the game's [`Think`], or `None` if
+    /// it already does.
+    fn start_thinking(&self, id: &str, think: Arc<Think>) -> Option<Arc<Think>> {
+        match self.thinking().entry(id.to_owned()) {
+            Entry::Occupied(_) => None,
+            Entry::Vacant(place) => Some(Arc::clone(place.insert(think))),
+        }
+    }
+
+    /// Takes game `id`'s lease and acts for its engine seat; hands the turn over instead if the
+    /// server shuts down meanwhile ([`EngineSeats::drain`]).
+    async fn act_in(&self, id: &str, think: &Think) -> Result<(), SeatError> {
         let (stored, replayed) = self.host.load(id).await?;
         // The lease first: a game this replica cannot act in (not due after all, a failed search)
         // then waits out the lease instead of heading every replica's list.
@@ -122,12 +199,16 @@ impl EngineSeats {
         let to_move = replayed.game.position().turn();
         let offered_to = replayed.draw_offer.map(Color::opposite);
         let engine = if stored.header.seat(to_move).is_engine() { to_move } else { offered_to.unwrap_or(to_move) };
-        let search = self.search(&stored, &replayed, engine).await?;
+        let search = self.search(&stored, &replayed, engine, think).await?;
+        if think.handed_over.load(Ordering::SeqCst) {
+            store.release_engine(id, stored.version()).await.map_err(HostError::from)?;
+            return Ok(());
+        }
         let expected = |ply| Expected { ply: Some(ply), etag: None };
         let ply = replayed.game.ply() as u32;
         if offered_to == Some(engine) {
             // The score is the side to move's; the engine accepts when it is not ahead.
-            let own = if to_move == engine { search.score } else { negate(search.score) };
+            let own = if to_move == engine { search.score } else { search.score.negated() };
             let accept = own.rank() <= 0;
             let answer = Action {
                 kind: EventKind::AnswerDraw,
@@ -150,7 +231,13 @@ impl EngineSeats {
     }
 
     /// Searches the game's position with the limits of `engine`'s seat, on the search pool.
-    async fn search(&self, stored: &StoredGame, replayed: &Replayed, engine: Color) -> Result<Found, SeatError> {
+    async fn search(
+        &self,
+        stored: &StoredGame,
+        replayed: &Replayed,
+        engine: Color,
+        think: &Think,
+    ) -> Result<Found, SeatError> {
         let SeatSpec::Engine { level, depth, nodes, move_time_ms } = stored.header.seat(engine) else {
             return Err(SeatError::NotEngine(engine));
         };
@@ -164,11 +251,12 @@ impl EngineSeats {
             ..Asked::default()
         };
         let job = SearchJob::new(&replayed.game, &asked, &self.caps, &self.tablebases)?;
+        if let Some(time) = job.limits.move_time {
+            think.set_ends_by(Instant::now() + time);
+        }
         // An engine seat never gives up its move: when the queue is full it waits its turn.
         let result = loop {
-            let job = job.clone();
-            let stop = AtomicBool::new(false);
-            match self.pool.run(job.threads(), move || job.run(&stop, |_| {})).await {
+            match self.pool.search(job.clone(), None, Arc::clone(&think.stop), |_| {}).await {
                 Err(PoolError::Overloaded { retry_after, .. }) => tokio::time::sleep(retry_after).await,
                 result => break result?,
             }
@@ -178,7 +266,36 @@ impl EngineSeats {
     }
 }
 
-/// Why the engine could not act in a game; logged, never answered to a client.
+/// A search for an engine seat in progress, as [`EngineSeats::drain`] sees it.
+#[derive(Debug)]
+struct Think {
+    /// The search's stop flag.
+    stop: Arc<AtomicBool>,
+    /// Set when the turn is handed over: the search's move is not stored, its lease is released.
+    handed_over: AtomicBool,
+    /// When the search will have ended at the latest.
+    ends_by: Mutex<Instant>,
+}
+
+impl Think {
+    /// A search that ends within `longest` from now.
+    fn new(longest: Duration) -> Arc<Think> {
+        Arc::new(Think {
+            stop: Arc::new(AtomicBool::new(false)),
+            handed_over: AtomicBool::new(false),
+            ends_by: Mutex::new(Instant::now() + longest),
+        })
+    }
+
+    fn ends_by(&self) -> Instant {
+        *self.ends_by.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn set_ends_by(&self, when: Instant) {
+        *self.ends_by.lock().unwrap_or_else(PoisonError::into_inner) = when;
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 enum SeatError {
     /// The host refused or failed.
@@ -201,16 +318,6 @@ struct Found {
     best: Option<damiera_engine::Move>,
     /// Its score for the side to move.
     score: Score,
-}
-
-/// The score for the other side.
-fn negate(score: Score) -> Score {
-    match score {
-        Score::Value(value) => Score::Value(-value),
-        Score::WinIn(plies) => Score::LossIn(plies),
-        Score::LossIn(plies) => Score::WinIn(plies),
-        Score::Database(value) => Score::Database(value.opposite()),
-    }
 }
 
 /// A seed for the engine's human-like choices: the same game and ply give the same choice.

@@ -10,11 +10,14 @@
 //! assert!(render::png(&start, &RenderOptions::default()).unwrap().starts_with(b"\x89PNG"));
 //! ```
 
+mod chart;
 mod png;
 mod svg;
 mod text;
 
 use std::ops::RangeInclusive;
+
+pub use chart::{ChartMark, ChartPoint};
 
 use damiera_engine::{Bitboard, Move, Position, Square, Variant};
 
@@ -69,7 +72,19 @@ pub fn svg(position: &Position, options: &RenderOptions) -> String {
 
 /// The position as a PNG image, the SVG rasterised at `options.size` pixels square.
 pub fn png(position: &Position, options: &RenderOptions) -> Result<Vec<u8>, RenderError> {
-    png::rasterise(&svg(position, options), options.size, options.labels)
+    png::rasterise(&svg(position, options), options.size, options.size, options.labels)
+}
+
+/// A game review's evaluation chart as an SVG document `width` pixels by half of it: White's
+/// expected score from `start` (before the first move) through `points` (after each ply).
+#[must_use]
+pub fn chart_svg(start: f64, points: &[ChartPoint], width: u32) -> String {
+    chart::document(start, points, width)
+}
+
+/// The evaluation chart as a PNG image, `width` pixels (in [`SIZES`]) by half of it.
+pub fn chart_png(start: f64, points: &[ChartPoint], width: u32) -> Result<Vec<u8>, RenderError> {
+    png::rasterise(&chart_svg(start, points, width), width, width / 2, false)
 }
 
 /// The position as a monospace text board, the same way round as the pictures: `w`/`b` for men,

@@ -17,10 +17,11 @@ fn fonts() -> &'static Arc<Database> {
     })
 }
 
-/// Draws `svg` on a `size`-pixel square; `has_text` says whether it needs a font.
-pub(super) fn rasterise(svg: &str, size: u32, has_text: bool) -> Result<Vec<u8>, RenderError> {
-    if !SIZES.contains(&size) {
-        return Err(RenderError::Size(size));
+/// Draws `svg` on `width` by `height` pixels (the width in [`SIZES`]); `has_text` says whether it
+/// needs a font.
+pub(super) fn rasterise(svg: &str, width: u32, height: u32, has_text: bool) -> Result<Vec<u8>, RenderError> {
+    if !SIZES.contains(&width) {
+        return Err(RenderError::Size(width));
     }
     let fonts = fonts();
     // Without a font usvg drops text silently; a board without its labels would mislead.
@@ -29,9 +30,9 @@ pub(super) fn rasterise(svg: &str, size: u32, has_text: bool) -> Result<Vec<u8>,
     }
     let options = usvg::Options { fontdb: Arc::clone(fonts), ..usvg::Options::default() };
     let tree = usvg::Tree::from_str(svg, &options).map_err(|error| RenderError::Rasterise(error.to_string()))?;
-    let mut pixmap =
-        tiny_skia::Pixmap::new(size, size).ok_or_else(|| RenderError::Rasterise(format!("no {size}x{size} pixmap")))?;
-    // The SVG's width and height are `size`, so its viewBox already scales it to the pixmap.
+    let mut pixmap = tiny_skia::Pixmap::new(width, height)
+        .ok_or_else(|| RenderError::Rasterise(format!("no {width}x{height} pixmap")))?;
+    // The SVG's width and height are the pixmap's, so its viewBox already scales it to the pixmap.
     resvg::render(&tree, tiny_skia::Transform::identity(), &mut pixmap.as_mut());
     pixmap.encode_png().map_err(|error| RenderError::Rasterise(error.to_string()))
 }

@@ -104,9 +104,9 @@ impl SearchJob {
         self.options.threads as u32
     }
 
-    /// Runs the search until a limit or `stop`; `report` hears of every completed iteration.
-    pub fn run(&self, stop: &AtomicBool, report: impl FnMut(&Iteration)) -> SearchResult {
-        let table = TranspositionTable::new(self.hash_mib as usize);
-        search::search_with(&self.position, &self.history, &self.limits, &self.options, &table, stop, report)
+    /// Runs the search on `table` until a limit or `stop`; `report` hears of every completed
+    /// iteration.
+    pub fn run(&self, table: &TranspositionTable, stop: &AtomicBool, report: impl FnMut(&Iteration)) -> SearchResult {
+        search::search_with(&self.position, &self.history, &self.limits, &self.options, table, stop, report)
     }
 }

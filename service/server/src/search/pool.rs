@@ -3,12 +3,17 @@
 //! The pool owns a number of search threads. A job asks for some of them and waits in a bounded
 //! queue while they are busy; beyond the queue it is refused at once ([`PoolError::Overloaded`]), so
 //! an overloaded server answers quickly instead of piling up work it cannot finish in time.
+//! Searches ([`SearchPool::search`]) take their transposition table from the pool's ready
+//! [`Tables`] on their search thread.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use damiera_engine::search::{Iteration, SearchResult};
 use tokio::sync::{Semaphore, TryAcquireError};
+
+use super::{SearchJob, Sessions, Tables};
 
 /// Why a job did not run to its end.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -39,11 +44,22 @@ pub struct SearchPool {
     max_queued: usize,
     /// What an overloaded answer suggests as the delay before retrying.
     retry_after: Duration,
+    /// The transposition tables kept ready for searches.
+    tables: Arc<Tables>,
+    /// The tables analysis sessions keep between calls.
+    sessions: Arc<Sessions>,
 }
 
 impl SearchPool {
-    /// A pool of `threads` search threads (at least one) with room for `max_queued` waiting jobs.
-    pub fn new(threads: u32, max_queued: usize, retry_after: Duration) -> SearchPool {
+    /// A pool of `threads` search threads (at least one) with room for `max_queued` waiting jobs,
+    /// a ready table of `table_mib` MiB for each thread (allocated now), and `sessions`.
+    pub fn new(
+        threads: u32,
+        max_queued: usize,
+        retry_after: Duration,
+        table_mib: u32,
+        sessions: Sessions,
+    ) -> SearchPool {
         let thread_count = threads.max(1);
         SearchPool {
             threads: Arc::new(Semaphore::new(thread_count as usize)),
@@ -51,7 +67,44 @@ impl SearchPool {
             queued: AtomicUsize::new(0),
             max_queued,
             retry_after,
+            tables: Arc::new(Tables::new(thread_count, table_mib)),
+            sessions: Arc::new(sessions),
         }
+    }
+
+    /// Ends analysis session `key`, if it is kept: its table goes back to the ready tables.
+    pub fn end_session(&self, key: &str) {
+        self.sessions.end(key);
+    }
+
+    /// Runs `job` like [`SearchPool::run`], on a table of the size it asks for, until its limits
+    /// or `stop`; `report` hears of every completed iteration, on the search thread. With a
+    /// `session` key, the search uses the session's table as the last call left it, if it is
+    /// kept, and the session keeps the table afterwards ([`Sessions`]).
+    pub async fn search(
+        &self,
+        job: SearchJob,
+        session: Option<String>,
+        stop: Arc<AtomicBool>,
+        report: impl FnMut(&Iteration) + Send + 'static,
+    ) -> Result<SearchResult, PoolError> {
+        let (tables, sessions) = (Arc::clone(&self.tables), Arc::clone(&self.sessions));
+        self.run(job.threads(), move || {
+            sessions.end_expired();
+            let mib = job.hash_mib;
+            let kept = session.as_deref().and_then(|key| sessions.take(key, mib));
+            if session.is_some() {
+                let found = if kept.is_some() { "kept" } else { "new" };
+                metrics::counter!("damiera_analysis_session_searches_total", "table" => found).increment(1);
+            }
+            let table = kept.unwrap_or_else(|| tables.take(mib));
+            let result = job.run(&table, &stop, report);
+            if let Some(key) = &session {
+                sessions.keep(key, table, mib);
+            }
+            result
+        })
+        .await
     }
 
     /// The number of search threads.

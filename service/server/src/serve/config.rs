@@ -40,6 +40,12 @@ pub struct ServeArgs {
     /// Requests that may wait for search threads; beyond this, RESOURCE_EXHAUSTED.
     #[arg(long, env = "DAMIERA_SEARCH_QUEUE", default_value_t = 64)]
     pub search_queue: usize,
+    /// Analysis sessions (Analyze calls that name a session) whose table is kept between calls.
+    #[arg(long, env = "DAMIERA_ANALYSIS_SESSIONS", default_value_t = 16)]
+    pub analysis_sessions: usize,
+    /// How long an analysis session's table is kept after its last call.
+    #[arg(long, env = "DAMIERA_ANALYSIS_SESSION_IDLE", value_parser = humantime::parse_duration, default_value = "60s")]
+    pub analysis_session_idle: Duration,
     /// The largest request message, in bytes.
     #[arg(long, env = "DAMIERA_MAX_REQUEST_BYTES", default_value_t = 256 * 1024)]
     pub max_request_bytes: usize,

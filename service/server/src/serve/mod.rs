@@ -27,7 +27,7 @@ use crate::games::{EngineSeats, Host, Hub};
 use crate::proto::engine_service_server::EngineServiceServer;
 use crate::proto::game_service_server::GameServiceServer;
 use crate::proto::rules_service_server::RulesServiceServer;
-use crate::search::{tablebases, Caps, SearchPool, Tablebases};
+use crate::search::{tablebases, Caps, SearchPool, Sessions, Tablebases};
 pub use config::{LogFormat, ServeArgs};
 use guard::GuardLayer;
 use observe::ObserveLayer;
@@ -74,20 +74,23 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     if let Some(tls) = tls_config(&args)? {
         server = server.tls_config(tls).map_err(|e| ServeError::Config(format!("TLS: {e}")))?;
     }
-    let pool = Arc::new(SearchPool::new(args.search_threads(), args.search_queue, RETRY_AFTER));
     let listener = bind(args.listen).await?;
     let grpc_address = listener.local_addr().map_err(|e| ServeError::Io(e.to_string()))?;
     let metrics_address = match args.metrics_listen {
         Some(address) => Some(start_metrics(address).await?),
         None => None,
     };
+    // After the metrics start, so that they report the ready tables.
+    let sessions = Sessions::new(args.analysis_sessions, args.analysis_session_idle);
+    let threads = args.search_threads();
+    let pool = Arc::new(SearchPool::new(threads, args.search_queue, RETRY_AFTER, caps.default_hash_mib, sessions));
 
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<RulesServiceServer<RulesApi>>().await;
     health.set_serving::<EngineServiceServer<EngineApi>>().await;
     health.set_serving::<GameServiceServer<GameApi>>().await;
     let tablebases = Tablebases::open(tablebases::folder(args.egtb.as_deref()).as_deref());
-    let (games, hub) = game_service(&args, Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool)).await?;
+    let (games, hub, seats) = game_service(&args, Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool)).await?;
     let rules = RulesServiceServer::new(RulesApi::new(Arc::clone(&caps), Arc::clone(&pool)))
         .max_decoding_message_size(args.max_request_bytes);
     let engine = EngineServiceServer::new(EngineApi::new(caps, tablebases, pool))
@@ -96,6 +99,16 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
 
     let signals = shutdown::Signals::catch().map_err(|e| ServeError::Io(format!("cannot catch signals: {e}")))?;
     let stopping = Arc::new(Notify::new());
+    let signalled = Arc::new(Notify::new());
+    // From the signal, the engine seats hand over within the time the shutdown leaves.
+    let handover = tokio::spawn({
+        let signalled = Arc::clone(&signalled);
+        let time_left = args.drain_grace + args.shutdown_timeout;
+        async move {
+            signalled.notified().await;
+            seats.drain(time_left).await;
+        }
+    });
     let metrics_text = metrics_address.map_or_else(|| "off".to_string(), |a| a.to_string());
     // The one line on standard output: scripts and tests read the addresses from it.
     println!("damiera listening: grpc={grpc_address} metrics={metrics_text}");
@@ -115,7 +128,7 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
         .serve_with_incoming_shutdown(incoming(listener), {
             let stopping = Arc::clone(&stopping);
             async move {
-                shutdown::drain(signals, health, args.drain_grace, stopping).await;
+                shutdown::drain(signals, health, args.drain_grace, signalled, stopping).await;
                 // Watch streams never end by themselves: end them now, telling clients to resume.
                 hub.close();
             }
@@ -126,6 +139,9 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
             tracing::warn!(timeout_ms = args.shutdown_timeout.as_millis() as u64, "calls still open at the shutdown timeout: cut");
         }
     }
+    // The seats' moves are stored or their turns handed over (a signal was received: the server
+    // stops only after one).
+    let _ = handover.await;
     tracing::info!("stopped");
     Ok(())
 }
@@ -136,21 +152,22 @@ async fn game_service(
     caps: Arc<Caps>,
     tablebases: Tablebases,
     pool: Arc<SearchPool>,
-) -> Result<(GameServiceServer<GameApi>, Arc<Hub>), ServeError> {
+) -> Result<(GameServiceServer<GameApi>, Arc<Hub>, Arc<EngineSeats>), ServeError> {
     let store = Store::open(&args.database).await.map_err(|e| ServeError::Config(format!("--database: {e}")))?;
     tracing::info!(backend = ?store.backend(), "game store open");
     let bell = Arc::new(Notify::new());
     let host = Arc::new(Host::new(store, Arc::clone(&bell)));
     let hub = Arc::new(Hub::new(Arc::clone(&host)));
     tokio::spawn(Arc::clone(&hub).run(args.watch_keepalive));
-    let seats = Arc::new(EngineSeats::new(Arc::clone(&host), Arc::clone(&caps), tablebases, pool, bell));
-    tokio::spawn(seats.run());
+    let seats =
+        Arc::new(EngineSeats::new(Arc::clone(&host), Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool), bell));
+    tokio::spawn(Arc::clone(&seats).run());
     let settings = GameSettings { max_pdn_bytes: args.max_pdn_bytes, keep_alive: args.watch_keepalive };
     // An import may be larger than other requests, up to its own limit.
     let max_message = args.max_request_bytes.max(args.max_pdn_bytes + 64 * 1024);
-    let service = GameServiceServer::new(GameApi::new(host, Arc::clone(&hub), caps, settings))
-        .max_decoding_message_size(max_message);
-    Ok((service, hub))
+    let api = GameApi::new(host, Arc::clone(&hub), caps, settings, pool, tablebases);
+    let service = GameServiceServer::new(api).max_decoding_message_size(max_message);
+    Ok((service, hub, seats))
 }
 
 /// Accepted connections, with Nagle's algorithm off: small gRPC frames would otherwise wait

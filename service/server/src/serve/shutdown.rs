@@ -1,6 +1,7 @@
 //! Graceful shutdown: on SIGINT or SIGTERM, health turns `NOT_SERVING`, the drain grace passes
 //! (load balancers notice and stop sending), and then the server stops taking calls; the calls in
-//! flight get up to the shutdown timeout to finish.
+//! flight get up to the shutdown timeout to finish. The engine seats hand over from the signal on
+//! ([`crate::games::EngineSeats::drain`]).
 
 use std::io;
 use std::sync::Arc;
@@ -48,9 +49,16 @@ impl Signals {
 }
 
 /// Completes when the server should stop taking calls; then notifies `stopping`, from which the
-/// calls in flight have the shutdown timeout to finish.
-pub async fn drain(signals: Signals, health: HealthReporter, grace: Duration, stopping: Arc<Notify>) {
+/// calls in flight have the shutdown timeout to finish. Notifies `signalled` at the signal.
+pub async fn drain(
+    signals: Signals,
+    health: HealthReporter,
+    grace: Duration,
+    signalled: Arc<Notify>,
+    stopping: Arc<Notify>,
+) {
     signals.received().await;
+    signalled.notify_one();
     tracing::info!(grace_ms = grace.as_millis() as u64, "shutdown signal: health is NOT_SERVING, draining");
     health.set_not_serving::<RulesServiceServer<RulesApi>>().await;
     health.set_not_serving::<EngineServiceServer<EngineApi>>().await;

@@ -14,16 +14,26 @@ use crate::search::{Asked, Caps, SearchJob, Tablebases};
 /// The prefix of every field name in a search's errors.
 const PREFIX: &str = "search.";
 
+/// How long a search runs when its request sets no limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unlimited {
+    /// The server's default move time.
+    DefaultTime,
+    /// Until cancelled, at most the server's longest move time (an infinite analysis).
+    UntilCancelled,
+}
+
 /// Reads and checks a search request against `caps`; it probes `tablebases`.
 pub fn search_job(
     request: Option<&pb::SearchRequest>,
+    unlimited: Unlimited,
     caps: &Caps,
     tablebases: &Tablebases,
 ) -> Result<SearchJob, ApiError> {
     let request = request.ok_or_else(|| ApiError::invalid("search", "the search must be given"))?;
     let variant = variant(&format!("{PREFIX}variant"), request.variant)?;
-    let game = replay(variant, request)?;
-    let asked = Asked {
+    let game = replay(variant, PREFIX, &request.fen, &request.moves)?;
+    let mut asked = Asked {
         threads: given(request.threads),
         multipv: given(request.multipv),
         hash_mib: given(request.hash_mib),
@@ -31,6 +41,12 @@ pub fn search_job(
         seed: request.seed,
         ..limits(&format!("{PREFIX}limits"), request.limits.as_ref())?
     };
+    if unlimited == Unlimited::UntilCancelled {
+        if request.limits.as_ref().is_some_and(|limits| *limits != pb::SearchLimits::default()) {
+            return Err(ApiError::invalid("infinite", "an infinite analysis takes no search.limits"));
+        }
+        asked.move_time = Some(caps.max_move_time);
+    }
     SearchJob::new(&game, &asked, caps, tablebases).map_err(|error| ApiError::search(PREFIX, error))
 }
 
@@ -49,11 +65,12 @@ pub fn limits(field: &str, limits: Option<&pb::SearchLimits>) -> Result<Asked, A
     })
 }
 
-fn replay(variant: Variant, request: &pb::SearchRequest) -> Result<Game, ApiError> {
-    let start = position(variant, &format!("{PREFIX}fen"), &request.fen)?;
+/// The game of `moves` played from `fen` (empty: the start), fields named after `prefix`.
+pub fn replay(variant: Variant, prefix: &str, fen: &str, moves: &[String]) -> Result<Game, ApiError> {
+    let start = position(variant, &format!("{prefix}fen"), fen)?;
     let mut game = Game::from_position(start);
-    for (index, text) in request.moves.iter().enumerate() {
-        let field = format!("{PREFIX}moves[{index}]");
+    for (index, text) in moves.iter().enumerate() {
+        let field = format!("{prefix}moves[{index}]");
         if let outcome @ (Outcome::Win { .. } | Outcome::Draw { .. }) = game.outcome() {
             return Err(ApiError::invalid(field, format!("the game was already over ({outcome}) before this move")));
         }

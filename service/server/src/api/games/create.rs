@@ -1,7 +1,8 @@
 //! `CreateGame` and `ImportGame` read: the variant, the options, the start position or the PDN,
 //! and the seats, checked; the host makes the game.
 
-use damiera_engine::{pdn, Game, GameError, GameOptions, Variant};
+use damiera_engine::pdn::{self, PdnGame};
+use damiera_engine::{Game, GameError, GameOptions, Variant};
 
 use crate::api::convert::games::{first_mover_from_pb, seat_from_pb};
 use crate::api::convert::{bounded, position, request_id, variant};
@@ -49,20 +50,7 @@ pub async fn import_game(
     request: &pb::ImportGameRequest,
     max_pdn_bytes: usize,
 ) -> Result<NewGame, ApiError> {
-    if request.pdn.len() > max_pdn_bytes {
-        return Err(ApiError::over_limit(
-            "pdn",
-            format!("{} bytes", request.pdn.len()),
-            format!("{max_pdn_bytes} bytes"),
-        ));
-    }
-    let default_variant = if request.variant == 0 { Variant::Italian } else { variant("variant", request.variant)? };
-    let mut games =
-        pdn::read_games(&request.pdn, default_variant).map_err(|e| ApiError::invalid("pdn", e.to_string()))?;
-    if games.len() != 1 {
-        return Err(ApiError::invalid("pdn", format!("give exactly one game; the text holds {}", games.len())));
-    }
-    let record = games.remove(0);
+    let record = read_pdn(&request.pdn, request.variant, max_pdn_bytes)?;
     let tag = |name| record.tag(name).filter(|v| *v != "?").unwrap_or("");
     let seats = [
         seat_from_pb("white", request.white.as_ref(), tag("White"), caps)?,
@@ -70,6 +58,20 @@ pub async fn import_game(
     ];
     let request_id = request_id("request_id", &request.request_id)?;
     Ok(crate::games::import_game(host, &record, seats, request_id.as_deref()).await?)
+}
+
+/// The one game of PDN `text` (field `pdn`), its variant `variant` if its tags do not say (0:
+/// Italian), refused when longer than `max_pdn_bytes`.
+pub fn read_pdn(text: &str, variant: i32, max_pdn_bytes: usize) -> Result<PdnGame, ApiError> {
+    if text.len() > max_pdn_bytes {
+        return Err(ApiError::over_limit("pdn", format!("{} bytes", text.len()), format!("{max_pdn_bytes} bytes")));
+    }
+    let default_variant = if variant == 0 { Variant::Italian } else { self::variant("variant", variant)? };
+    let mut games = pdn::read_games(text, default_variant).map_err(|e| ApiError::invalid("pdn", e.to_string()))?;
+    if games.len() != 1 {
+        return Err(ApiError::invalid("pdn", format!("give exactly one game; the text holds {}", games.len())));
+    }
+    Ok(games.remove(0))
 }
 
 /// The rules refused the options: an option another variant has, say, which the engine names.

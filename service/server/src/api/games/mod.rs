@@ -3,6 +3,7 @@
 
 mod create;
 mod listing;
+mod review;
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -20,7 +21,8 @@ use crate::games::record::EventKind;
 use crate::games::{answer_text, Acted, Action, Actor, Expected, Host, Hub, NewGame, Said};
 use crate::proto::game_service_server::GameService;
 use crate::proto::{self as pb};
-use crate::search::Caps;
+use crate::search::{Caps, SearchPool, Tablebases};
+use review::{ReviewStream, Reviewer};
 
 /// The longest move text: a Triestina king's longest capture is far shorter.
 const MAX_NOTATION: usize = 256;
@@ -48,12 +50,28 @@ pub struct GameApi {
     caps: Arc<Caps>,
     /// Sizes and intervals.
     settings: GameSettings,
+    /// Reviews games on the search pool.
+    reviewer: Reviewer,
 }
 
 impl GameApi {
-    /// The service over the host and hub.
-    pub fn new(host: Arc<Host>, hub: Arc<Hub>, caps: Arc<Caps>, settings: GameSettings) -> GameApi {
-        GameApi { host, hub, caps, settings }
+    /// The service over the host and hub; reviews search on `pool`, probing `tablebases`.
+    pub fn new(
+        host: Arc<Host>,
+        hub: Arc<Hub>,
+        caps: Arc<Caps>,
+        settings: GameSettings,
+        pool: Arc<SearchPool>,
+        tablebases: Tablebases,
+    ) -> GameApi {
+        let reviewer = Reviewer {
+            host: Arc::clone(&host),
+            caps: Arc::clone(&caps),
+            pool,
+            tablebases,
+            max_pdn_bytes: settings.max_pdn_bytes,
+        };
+        GameApi { host, hub, caps, settings, reviewer }
     }
 
     /// Acts for the caller's seat in the game `name`.
@@ -196,6 +214,15 @@ impl GameService for GameApi {
         let new = create::import_game(&self.host, &self.caps, request.get_ref(), self.settings.max_pdn_bytes).await?;
         let (game, white_token, black_token) = made(new);
         Ok(Response::new(pb::ImportGameResponse { game, white_token, black_token }))
+    }
+
+    type ReviewGameStream = ReviewStream;
+
+    async fn review_game(
+        &self,
+        request: Request<pb::ReviewGameRequest>,
+    ) -> Result<Response<Self::ReviewGameStream>, Status> {
+        Ok(Response::new(self.reviewer.start(request.get_ref()).await?))
     }
 }
 

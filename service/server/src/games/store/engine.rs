@@ -2,7 +2,8 @@
 //! server (of several on PostgreSQL) act at a time.
 //!
 //! A lease covers one version of a game: an append ends it. A server that crashed while holding
-//! a lease only delays the engine's move until the lease runs out.
+//! a lease only delays the engine's move until the lease runs out; one that stops gracefully
+//! releases its leases, announced like a change, so that another takes the turn at once.
 
 use super::{Store, StoreError};
 use crate::games::record::GameStateKind;
@@ -46,5 +47,24 @@ impl Store {
         .execute(&self.pool)
         .await?;
         Ok(claimed.rows_affected() == 1)
+    }
+
+    /// Gives up the engine's lease of game `id` at `version`, if the game is still there, and
+    /// tells every replica, so that another takes the turn without waiting for the lease to end.
+    pub async fn release_engine(&self, id: &str, version: u64) -> Result<(), StoreError> {
+        let Ok(stored_version) = i64::try_from(version) else {
+            return Ok(());
+        };
+        let mut transaction = self.begin_write().await?;
+        let released = sqlx::query("UPDATE games SET engine_lease_until_ms = 0 WHERE id = $1 AND version = $2")
+            .bind(id)
+            .bind(stored_version)
+            .execute(&mut *transaction)
+            .await?;
+        if released.rows_affected() == 1 {
+            self.commit(transaction, id, version).await
+        } else {
+            Ok(transaction.rollback().await?)
+        }
     }
 }

@@ -111,7 +111,7 @@ impl Store {
 
     /// Begins a transaction that writes. On SQLite `BEGIN IMMEDIATE` takes the write lock at
     /// once, so a writer waits its turn (busy_timeout) here rather than fail midway.
-    async fn begin_write(&self) -> Result<Transaction<'static, Any>, StoreError> {
+    pub(super) async fn begin_write(&self) -> Result<Transaction<'static, Any>, StoreError> {
         let transaction = match self.backend {
             Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
             Backend::Postgres => self.pool.begin().await?,
@@ -121,7 +121,7 @@ impl Store {
 
     /// Commits a change of game `id` to `version`, and tells the subscribers: on PostgreSQL with
     /// NOTIFY in the transaction (every replica hears it at commit), on SQLite after the commit.
-    async fn commit(
+    pub(super) async fn commit(
         &self,
         mut transaction: Transaction<'static, Any>,
         id: &str,
