@@ -61,7 +61,6 @@ pub(super) fn iterate(
     first_depth: u32,
     mut report: impl FnMut(&Iteration),
 ) -> SearchResult {
-    searcher.techniques = searcher.techniques.in_variant(position.variant());
     searcher.path.start(history, position);
     let legal = searcher.root_moves(position);
     let first = legal.first().copied();
@@ -416,9 +415,6 @@ impl<'a> Searcher<'a> {
         let mut keys = std::mem::take(&mut self.keys[ply]);
         self.order_keys(position.turn(), moves, table_move, ply, &mut keys);
 
-        // A move that is the only one is searched a ply deeper: the line is forced, so it costs
-        // little, and the side to move has no choice to be wrong about.
-        let extension = i32::from(self.techniques.single_reply_extension && moves.len() == 1 && depth > 0);
         let mut best = -INFINITY;
         let mut best_index = usize::MAX;
         let mut bound = Bound::Upper;
@@ -433,7 +429,7 @@ impl<'a> Searcher<'a> {
                 self.table.prefetch(child.hash()); // a child at the horizon seldom probes
             }
             self.path.push(position, mv, child.hash());
-            let score = self.search_child(&child, mv, n, depth + extension, alpha, beta, ply, forced);
+            let score = self.search_child(&child, mv, n, depth, alpha, beta, ply, forced);
             self.path.pop();
             if self.aborted {
                 self.keys[ply] = keys;
@@ -461,9 +457,6 @@ impl<'a> Searcher<'a> {
                         bound = Bound::Lower;
                         if !mv.is_capture() {
                             self.reward(position.turn(), mv, depth, ply);
-                            if self.techniques.history_malus {
-                                self.punish_tried(position.turn(), moves, &keys, i, depth);
-                            }
                         }
                         break;
                     }
@@ -530,19 +523,6 @@ impl<'a> Searcher<'a> {
         }));
     }
 
-    /// The quiet moves tried before `cut`, the move that caused a cut-off (those whose `keys` are
-    /// taken): each loses from its history what a cut-off would have earned it.
-    fn punish_tried(&mut self, turn: Color, moves: &[Move], keys: &[i32], cut: usize, depth: i32) {
-        let history = &mut self.history[turn.index()];
-        for (i, mv) in moves.iter().enumerate() {
-            if i == cut || keys[i] != TAKEN {
-                continue;
-            }
-            let entry = &mut history[mv.from().index() as usize][mv.to().index() as usize];
-            *entry = (*entry - depth * depth).max(-HISTORY_LIMIT);
-        }
-    }
-
     /// A quiet move that caused a cut-off: a killer at this ply, and history by depth squared.
     fn reward(&mut self, turn: Color, mv: &Move, depth: i32, ply: usize) {
         let route = Some((mv.from(), mv.to()));
@@ -552,7 +532,7 @@ impl<'a> Searcher<'a> {
             killers[0] = route;
         }
         let entry = &mut self.history[turn.index()][mv.from().index() as usize][mv.to().index() as usize];
-        *entry = (*entry + depth * depth).min(HISTORY_LIMIT);
+        *entry = (*entry + depth * depth).min(1 << 20);
     }
 }
 
@@ -586,10 +566,8 @@ fn take_best(keys: &mut [i32]) -> usize {
     best
 }
 
-/// A key no move has: history counts stay within ±[`HISTORY_LIMIT`].
+/// A key no move has: history counts are never negative.
 const TAKEN: i32 = i32::MIN;
-/// The most a move's history count grows, or falls below zero.
-const HISTORY_LIMIT: i32 = 1 << 20;
 
 /// The score of a decided position for the side to move, `ply` plies from the root.
 fn outcome_score(outcome: Outcome, turn: Color, ply: usize) -> i32 {

@@ -17,7 +17,7 @@ use super::skill::{self, CANDIDATES, FULL_STRENGTH};
 use super::time::TimeControl;
 use super::{Iteration, Limits, SearchResult, TranspositionTable};
 use crate::egtb::Tablebase;
-use crate::{Position, Variant};
+use crate::Position;
 
 /// How a search runs, beyond its limits.
 #[derive(Clone, Debug)]
@@ -63,37 +63,11 @@ pub struct Techniques {
     /// Aspiration windows: from depth 4, the root is searched in a narrow window around the
     /// previous iteration's score, widened when the score falls outside.
     pub aspiration_windows: bool,
-    /// The history malus: after a quiet move's cut-off, the quiet moves tried before it lose
-    /// from their history count what the cut-off earned.
-    pub history_malus: bool,
-    /// The single-reply extension: a position with one legal move is searched a ply deeper.
-    pub single_reply_extension: bool,
-}
-
-impl Techniques {
-    /// The techniques that pay in `variant`, as measured by matches (docs/benchmarks.md): the
-    /// history malus won in Dama Italiana and showed nothing in Dama Turca; the single-reply
-    /// extension won in Dama Turca and lost in Dama Italiana. Dama Triestina, not measured with
-    /// them, keeps the techniques it had. Elsewhere they stay off whatever their switches say.
-    #[must_use]
-    pub fn in_variant(self, variant: Variant) -> Techniques {
-        let (italian, turkish) = (variant == Variant::Italian, variant == Variant::Turkish);
-        Techniques {
-            history_malus: self.history_malus && italian,
-            single_reply_extension: self.single_reply_extension && turkish,
-            ..self
-        }
-    }
 }
 
 impl Default for Techniques {
     fn default() -> Techniques {
-        Techniques {
-            late_move_reductions: true,
-            aspiration_windows: true,
-            history_malus: true,
-            single_reply_extension: true,
-        }
+        Techniques { late_move_reductions: true, aspiration_windows: true }
     }
 }
 

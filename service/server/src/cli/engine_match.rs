@@ -4,11 +4,9 @@
 //!
 //! An engine is described as `key=value` pairs: `level=12,depth=6`, `nodes=20000`,
 //! `move-time=100`, `threads=1`, `hash=16`, `eval=material` for the material-only baseline,
-//! `lmr=off`, `aspiration=off`, `history-malus=off` or `single-reply=off` to measure a technique
-//! against its absence (the last two are used only in the variants where they measured a gain),
-//! and `egtb=off` to play without the endgame databases (`--egtb DIR`, or the default folder).
-//! `hub=PATH ARGS` makes it an outside engine that speaks Hub (a baseline build:
-//! `hub=/path/to/damiera hub`);
+//! `lmr=off` or `aspiration=off` to measure a technique against its absence, and `egtb=off` to
+//! play without the endgame databases (`--egtb DIR`, or the default folder). `hub=PATH ARGS`
+//! makes it an outside engine that speaks Hub (a baseline build: `hub=/path/to/damiera hub`);
 //! its `hash`, `threads`, `level` and `param.NAME=VALUE` are sent as Hub parameters, its `depth`,
 //! `nodes` and `move-time` with the clock in each `level` line. Games run `--concurrency` at a
 //! time, with one process per Hub engine per slot; a game that runs past the ply limit is
@@ -182,7 +180,7 @@ impl FromStr for EngineSpec {
                 "off" => Ok(false),
                 _ => Err(format!("{key}={value}: expected on or off")),
             };
-            if matches!(key, "eval" | "lmr" | "aspiration" | "history-malus" | "single-reply" | "egtb") {
+            if matches!(key, "eval" | "lmr" | "aspiration" | "egtb") {
                 internal_only = Some(key);
             }
             match key {
@@ -211,13 +209,11 @@ impl FromStr for EngineSpec {
                 }
                 "lmr" => spec.options.techniques.late_move_reductions = switch()?,
                 "aspiration" => spec.options.techniques.aspiration_windows = switch()?,
-                "history-malus" => spec.options.techniques.history_malus = switch()?,
-                "single-reply" => spec.options.techniques.single_reply_extension = switch()?,
                 "egtb" => spec.egtb = switch()?,
                 _ => {
                     return Err(format!(
                     "unknown engine setting '{key}' (hub, param.NAME, level, threads, depth, nodes, move-time, hash, \
-                         eval, lmr, aspiration, history-malus, single-reply, egtb)"
+                         eval, lmr, aspiration, egtb)"
                 ))
                 }
             }
