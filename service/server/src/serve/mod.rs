@@ -139,18 +139,30 @@ async fn game_service(
 ) -> Result<(GameServiceServer<GameApi>, Arc<Hub>), ServeError> {
     let store = Store::open(&args.database).await.map_err(|e| ServeError::Config(format!("--database: {e}")))?;
     tracing::info!(backend = ?store.backend(), "game store open");
+    let settings = GameSettings { max_pdn_bytes: args.max_pdn_bytes, keep_alive: args.watch_keepalive };
+    let (api, hub) = start_games(store, caps, tablebases, pool, settings);
+    // An import may be larger than other requests, up to its own limit.
+    let max_message = args.max_request_bytes.max(args.max_pdn_bytes + 64 * 1024);
+    Ok((GameServiceServer::new(api).max_decoding_message_size(max_message), hub))
+}
+
+/// The game service over `store`, with its hub of watchers and the engine's seats running as
+/// tasks of the current Tokio runtime (the fuzz target of the requests builds it this way too),
+/// and the hub.
+pub fn start_games(
+    store: Store,
+    caps: Arc<Caps>,
+    tablebases: Tablebases,
+    pool: Arc<SearchPool>,
+    settings: GameSettings,
+) -> (GameApi, Arc<Hub>) {
     let bell = Arc::new(Notify::new());
     let host = Arc::new(Host::new(store, Arc::clone(&bell)));
     let hub = Arc::new(Hub::new(Arc::clone(&host)));
-    tokio::spawn(Arc::clone(&hub).run(args.watch_keepalive));
+    tokio::spawn(Arc::clone(&hub).run(settings.keep_alive));
     let seats = Arc::new(EngineSeats::new(Arc::clone(&host), Arc::clone(&caps), tablebases, pool, bell));
     tokio::spawn(seats.run());
-    let settings = GameSettings { max_pdn_bytes: args.max_pdn_bytes, keep_alive: args.watch_keepalive };
-    // An import may be larger than other requests, up to its own limit.
-    let max_message = args.max_request_bytes.max(args.max_pdn_bytes + 64 * 1024);
-    let service = GameServiceServer::new(GameApi::new(host, Arc::clone(&hub), caps, settings))
-        .max_decoding_message_size(max_message);
-    Ok((service, hub))
+    (GameApi::new(host, Arc::clone(&hub), caps, settings), hub)
 }
 
 /// Accepted connections, with Nagle's algorithm off: small gRPC frames would otherwise wait
