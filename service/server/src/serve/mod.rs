@@ -8,6 +8,7 @@ pub mod config;
 mod guard;
 mod observe;
 mod shutdown;
+mod store_health;
 mod telemetry;
 
 use std::net::SocketAddr;
@@ -87,7 +88,8 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     health.set_serving::<EngineServiceServer<EngineApi>>().await;
     health.set_serving::<GameServiceServer<GameApi>>().await;
     let tablebases = Tablebases::open(tablebases::folder(args.egtb.as_deref()).as_deref());
-    let (games, hub) = game_service(&args, Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool)).await?;
+    let (games, hub, host) = game_service(&args, Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool)).await?;
+    let store_health = tokio::spawn(store_health::follow(host, health.clone(), store_health::CHECK_INTERVAL));
     let rules = RulesServiceServer::new(RulesApi::new(Arc::clone(&caps), Arc::clone(&pool)))
         .max_decoding_message_size(args.max_request_bytes);
     let engine = EngineServiceServer::new(EngineApi::new(caps, tablebases, pool))
@@ -115,7 +117,7 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
         .serve_with_incoming_shutdown(incoming(listener), {
             let stopping = Arc::clone(&stopping);
             async move {
-                shutdown::drain(signals, health, args.drain_grace, stopping).await;
+                shutdown::drain(signals, health, store_health.abort_handle(), args.drain_grace, stopping).await;
                 // Watch streams never end by themselves: end them now, telling clients to resume.
                 hub.close();
             }
@@ -136,33 +138,33 @@ async fn game_service(
     caps: Arc<Caps>,
     tablebases: Tablebases,
     pool: Arc<SearchPool>,
-) -> Result<(GameServiceServer<GameApi>, Arc<Hub>), ServeError> {
+) -> Result<(GameServiceServer<GameApi>, Arc<Hub>, Arc<Host>), ServeError> {
     let store = Store::open(&args.database).await.map_err(|e| ServeError::Config(format!("--database: {e}")))?;
     tracing::info!(backend = ?store.backend(), "game store open");
     let settings = GameSettings { max_pdn_bytes: args.max_pdn_bytes, keep_alive: args.watch_keepalive };
-    let (api, hub) = start_games(store, caps, tablebases, pool, settings);
+    let (api, hub, host) = start_games(store, caps, tablebases, pool, settings);
     // An import may be larger than other requests, up to its own limit.
     let max_message = args.max_request_bytes.max(args.max_pdn_bytes + 64 * 1024);
-    Ok((GameServiceServer::new(api).max_decoding_message_size(max_message), hub))
+    Ok((GameServiceServer::new(api).max_decoding_message_size(max_message), hub, host))
 }
 
 /// The game service over `store`, with its hub of watchers and the engine's seats running as
-/// tasks of the current Tokio runtime (the fuzz target of the requests builds it this way too),
-/// and the hub.
+/// tasks of the current Tokio runtime (the fuzz target of the requests builds it this way too);
+/// also the hub and the host it serves from.
 pub fn start_games(
     store: Store,
     caps: Arc<Caps>,
     tablebases: Tablebases,
     pool: Arc<SearchPool>,
     settings: GameSettings,
-) -> (GameApi, Arc<Hub>) {
+) -> (GameApi, Arc<Hub>, Arc<Host>) {
     let bell = Arc::new(Notify::new());
     let host = Arc::new(Host::new(store, Arc::clone(&bell)));
     let hub = Arc::new(Hub::new(Arc::clone(&host)));
     tokio::spawn(Arc::clone(&hub).run(settings.keep_alive));
     let seats = Arc::new(EngineSeats::new(Arc::clone(&host), Arc::clone(&caps), tablebases, pool, bell));
     tokio::spawn(seats.run());
-    (GameApi::new(host, Arc::clone(&hub), caps, settings), hub)
+    (GameApi::new(Arc::clone(&host), Arc::clone(&hub), caps, settings), hub, host)
 }
 
 /// Accepted connections, with Nagle's algorithm off: small gRPC frames would otherwise wait
