@@ -53,7 +53,8 @@ fn start() -> Server {
     let settings = GameSettings { max_pdn_bytes: 64 * 1024, keep_alive: Duration::from_secs(30) };
     let (rules, engine, games) = runtime.block_on(async {
         let store = Store::open(&url).await.expect("the SQLite store opens");
-        let (games, _hub, _host) = start_games(store, Arc::clone(&caps), Tablebases::none(), Arc::clone(&pool), settings);
+        let (games, _hub, _host) =
+            start_games(store, Arc::clone(&caps), Tablebases::none(), Arc::clone(&pool), settings);
         (RulesApi::new(Arc::clone(&caps), Arc::clone(&pool)), EngineApi::new(caps, Tablebases::none(), pool), games)
     });
     Server { runtime, rules, engine, games, _folder: folder }
