@@ -123,7 +123,10 @@ macro_rules! unary {
         let Ok(message) = pb::$message::decode($call.body) else {
             return Ok(());
         };
-        $(let message = pb::$message { $named: named($call, $game, message.$named), ..message };)?
+        $(
+            let mut message = message;
+            message.$named = named($call, $game, std::mem::take(&mut message.$named));
+        )?
         $service.$method(request(message, $call, $game)).await.map(|_| ())
     }};
 }
