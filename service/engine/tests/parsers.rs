@@ -1,7 +1,7 @@
 //! The parsers take any text without panicking (the service must never panic on input): FEN,
-//! move notation and PDN, on arbitrary strings and on valid ones with random damage. This is the
-//! project's stand-in for fuzz targets (cargo-fuzz needs a nightly toolchain); whatever a parser
-//! accepts must also write back and read again to the same thing.
+//! move notation and PDN, on arbitrary strings and on valid ones with random damage; whatever a
+//! parser accepts must also write back and read again to the same thing. A quick check in every
+//! `cargo test`: the coverage-guided fuzz targets in `fuzz/` go much further (docs/testing.md).
 
 use damiera_engine::{fen, notation, pdn, Position, Variant};
 use proptest::prelude::*;

@@ -17,7 +17,7 @@ use damiera_server::proto::{
     ExportPdnRequest, GameOptions, GetGameRequest, ImportGameRequest, ListGamesRequest, MakeMoveRequest,
     OfferDrawRequest, RequestMoveCountRequest, ResignRequest, Seat, Variant, WatchGameRequest, WinReason,
 };
-use support::{failure, Backend, TestServer};
+use support::{as_seat, failure, Backend, TestServer};
 use tokio_stream::StreamExt;
 use tonic::transport::Channel;
 use tonic::{Code, Request};
@@ -73,13 +73,6 @@ fn person(name: &str) -> Option<Seat> {
 fn engine(level: u32, depth: u32) -> Option<Seat> {
     let limits = pb::SearchLimits { depth, ..Default::default() };
     Some(Seat { player: Some(Player::Engine(pb::EngineSeat { level, limits: Some(limits) })) })
-}
-
-/// A request carrying a seat's token.
-fn as_seat<T>(token: &str, message: T) -> Request<T> {
-    let mut request = Request::new(message);
-    request.metadata_mut().insert("authorization", format!("Bearer {token}").parse().expect("a valid header"));
-    request
 }
 
 /// A game between two people, with its tokens.

@@ -12,9 +12,8 @@ use damiera_server::proto::watch_game_response::Event;
 use damiera_server::proto::{
     self as pb, seat::Player, CreateGameRequest, GetGameRequest, MakeMoveRequest, Seat, Variant, WatchGameRequest,
 };
-use support::{scratch_postgres, TestServer};
+use support::{as_seat, scratch_postgres, TestServer};
 use tokio_stream::StreamExt;
-use tonic::Request;
 
 fn person() -> Option<Seat> {
     Some(Seat { player: Some(Player::Person(pb::Person { display_name: "Anna".into() })) })
@@ -23,12 +22,6 @@ fn person() -> Option<Seat> {
 fn engine() -> Option<Seat> {
     let limits = pb::SearchLimits { depth: 4, ..Default::default() };
     Some(Seat { player: Some(Player::Engine(pb::EngineSeat { level: 20, limits: Some(limits) })) })
-}
-
-fn as_seat<T>(token: &str, message: T) -> Request<T> {
-    let mut request = Request::new(message);
-    request.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
-    request
 }
 
 /// The next update on a watch stream, skipping keep-alives.

@@ -8,6 +8,7 @@ pub mod config;
 mod guard;
 mod observe;
 mod shutdown;
+mod store_health;
 mod telemetry;
 
 use std::net::SocketAddr;
@@ -90,7 +91,9 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     health.set_serving::<EngineServiceServer<EngineApi>>().await;
     health.set_serving::<GameServiceServer<GameApi>>().await;
     let tablebases = Tablebases::open(tablebases::folder(args.egtb.as_deref()).as_deref());
-    let (games, hub, seats) = game_service(&args, Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool)).await?;
+    let (games, hub, host, seats) =
+        game_service(&args, Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool)).await?;
+    let store_health = tokio::spawn(store_health::follow(host, health.clone(), store_health::CHECK_INTERVAL));
     let rules = RulesServiceServer::new(RulesApi::new(Arc::clone(&caps), Arc::clone(&pool)))
         .max_decoding_message_size(args.max_request_bytes);
     let engine = EngineServiceServer::new(EngineApi::new(caps, tablebases, pool))
@@ -128,7 +131,8 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
         .serve_with_incoming_shutdown(incoming(listener), {
             let stopping = Arc::clone(&stopping);
             async move {
-                shutdown::drain(signals, health, args.drain_grace, signalled, stopping).await;
+                let store_health = store_health.abort_handle();
+                shutdown::drain(signals, health, store_health, args.drain_grace, signalled, stopping).await;
                 // Watch streams never end by themselves: end them now, telling clients to resume.
                 hub.close();
             }
@@ -152,22 +156,35 @@ async fn game_service(
     caps: Arc<Caps>,
     tablebases: Tablebases,
     pool: Arc<SearchPool>,
-) -> Result<(GameServiceServer<GameApi>, Arc<Hub>, Arc<EngineSeats>), ServeError> {
+) -> Result<(GameServiceServer<GameApi>, Arc<Hub>, Arc<Host>, Arc<EngineSeats>), ServeError> {
     let store = Store::open(&args.database).await.map_err(|e| ServeError::Config(format!("--database: {e}")))?;
     tracing::info!(backend = ?store.backend(), "game store open");
+    let settings = GameSettings { max_pdn_bytes: args.max_pdn_bytes, keep_alive: args.watch_keepalive };
+    let (api, hub, host, seats) = start_games(store, caps, tablebases, pool, settings);
+    // An import may be larger than other requests, up to its own limit.
+    let max_message = args.max_request_bytes.max(args.max_pdn_bytes + 64 * 1024);
+    Ok((GameServiceServer::new(api).max_decoding_message_size(max_message), hub, host, seats))
+}
+
+/// The game service over `store`, with its hub of watchers and the engine's seats running as
+/// tasks of the current Tokio runtime (the fuzz target of the requests builds it this way too);
+/// also the hub, the host it serves from and the engine's seats (which hand over on a drain).
+pub fn start_games(
+    store: Store,
+    caps: Arc<Caps>,
+    tablebases: Tablebases,
+    pool: Arc<SearchPool>,
+    settings: GameSettings,
+) -> (GameApi, Arc<Hub>, Arc<Host>, Arc<EngineSeats>) {
     let bell = Arc::new(Notify::new());
     let host = Arc::new(Host::new(store, Arc::clone(&bell)));
     let hub = Arc::new(Hub::new(Arc::clone(&host)));
-    tokio::spawn(Arc::clone(&hub).run(args.watch_keepalive));
+    tokio::spawn(Arc::clone(&hub).run(settings.keep_alive));
     let seats =
         Arc::new(EngineSeats::new(Arc::clone(&host), Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool), bell));
     tokio::spawn(Arc::clone(&seats).run());
-    let settings = GameSettings { max_pdn_bytes: args.max_pdn_bytes, keep_alive: args.watch_keepalive };
-    // An import may be larger than other requests, up to its own limit.
-    let max_message = args.max_request_bytes.max(args.max_pdn_bytes + 64 * 1024);
-    let api = GameApi::new(host, Arc::clone(&hub), caps, settings, pool, tablebases);
-    let service = GameServiceServer::new(api).max_decoding_message_size(max_message);
-    Ok((service, hub, seats))
+    let api = GameApi::new(Arc::clone(&host), Arc::clone(&hub), caps, settings, pool, tablebases);
+    (api, hub, host, seats)
 }
 
 /// Accepted connections, with Nagle's algorithm off: small gRPC frames would otherwise wait

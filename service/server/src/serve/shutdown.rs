@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::Notify;
+use tokio::task::AbortHandle;
 use tonic_health::server::HealthReporter;
 use tonic_health::ServingStatus;
 
@@ -50,14 +51,18 @@ impl Signals {
 
 /// Completes when the server should stop taking calls; then notifies `stopping`, from which the
 /// calls in flight have the shutdown timeout to finish. Notifies `signalled` at the signal.
+/// The task that keeps `GameService`'s health in step with the store is stopped first, so that it
+/// cannot turn it back to `SERVING`.
 pub async fn drain(
     signals: Signals,
     health: HealthReporter,
+    store_health: AbortHandle,
     grace: Duration,
     signalled: Arc<Notify>,
     stopping: Arc<Notify>,
 ) {
     signals.received().await;
+    store_health.abort();
     signalled.notify_one();
     tracing::info!(grace_ms = grace.as_millis() as u64, "shutdown signal: health is NOT_SERVING, draining");
     health.set_not_serving::<RulesServiceServer<RulesApi>>().await;

@@ -130,6 +130,13 @@ impl Drop for TestServer {
     }
 }
 
+/// A request carrying a seat's token (`authorization: Bearer <token>`).
+pub fn as_seat<T>(token: &str, message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request.metadata_mut().insert("authorization", format!("Bearer {token}").parse().expect("a valid header"));
+    request
+}
+
 /// A path for a scratch file of this test run, unique to the call.
 pub fn scratch_path(stem: &str, extension: &str) -> PathBuf {
     static NEXT: AtomicUsize = AtomicUsize::new(0);

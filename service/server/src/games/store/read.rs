@@ -1,4 +1,5 @@
-//! Reading games: one by id or by the request id that created it, and pages of the list.
+//! Reading: whether the database answers, one game by id or by the request id that created it,
+//! and pages of the list.
 
 use std::collections::HashMap;
 
@@ -7,6 +8,12 @@ use super::{ListFilter, PageCursor, Store, StoreError};
 use crate::games::record::{Event, StoredGame};
 
 impl Store {
+    /// Whether the database answers: one trivial query through the pool.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
     /// Game `id` with all its events, if it is stored.
     pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let sql = format!("SELECT {HEADER_COLUMNS} FROM games WHERE id = $1");
