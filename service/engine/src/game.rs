@@ -283,12 +283,15 @@ impl Game {
         Ok(self.push(legal))
     }
 
-    /// Takes back the last event: an ending declared by a player (resignation, agreed draw,
-    /// capture fault) if there is one, else the last move.
+    /// Takes back the last event: a declared ending (resignation, agreed draw, capture fault, a
+    /// fallen flag, abandonment) if there is one, else the last move.
     pub fn undo(&mut self) -> Result<Undone, GameError> {
         let declared = matches!(
             self.outcome,
-            Outcome::Win { reason: WinReason::Resignation | WinReason::CaptureFault, .. }
+            Outcome::Win {
+                reason: WinReason::Resignation | WinReason::CaptureFault | WinReason::Time | WinReason::Abandonment,
+                ..
+            }
                 | Outcome::Draw { reason: DrawReason::Agreement }
         );
         if declared {
@@ -305,8 +308,25 @@ impl Game {
 
     /// `color` resigns: the opponent wins.
     pub fn resign(&mut self, color: Color) -> Result<(), GameError> {
+        self.concede(color, WinReason::Resignation)
+    }
+
+    /// `color`'s clock ran out: the opponent wins. The rules of draughts always leave the
+    /// opponent a way to win (a lone man promotes, a king captures anything, a side without moves
+    /// loses), so a fallen flag always loses.
+    pub fn lose_on_time(&mut self, color: Color) -> Result<(), GameError> {
+        self.concede(color, WinReason::Time)
+    }
+
+    /// `color`, to move, left the game: the opponent wins.
+    pub fn abandon(&mut self, color: Color) -> Result<(), GameError> {
+        self.concede(color, WinReason::Abandonment)
+    }
+
+    /// `loser` loses for `reason`, declared rather than played.
+    fn concede(&mut self, loser: Color, reason: WinReason) -> Result<(), GameError> {
         self.ensure_ongoing()?;
-        self.outcome = Outcome::Win { winner: color.opposite(), reason: WinReason::Resignation };
+        self.outcome = Outcome::Win { winner: loser.opposite(), reason };
         Ok(())
     }
 

@@ -43,6 +43,10 @@ pub enum WinReason {
     Resignation,
     /// Turkish, with the forfeit option: the loser did not capture, or captured too few (RULES.md 3.11).
     CaptureFault,
+    /// The loser's clock ran out (hosted games with a time control).
+    Time,
+    /// The loser, to move, left the game: no move for the time a host allows (hosted games).
+    Abandonment,
 }
 
 /// Why a game was drawn.
@@ -76,6 +80,8 @@ impl WinReason {
             WinReason::LoneManAgainstKing => "lone_man_against_king",
             WinReason::Resignation => "resignation",
             WinReason::CaptureFault => "capture_fault",
+            WinReason::Time => "time",
+            WinReason::Abandonment => "abandonment",
         }
     }
 }

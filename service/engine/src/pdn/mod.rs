@@ -36,7 +36,7 @@ use std::fmt;
 use crate::{Color, FenError, Game, GameError, Outcome, Variant};
 
 pub use reader::read_games;
-pub use writer::write_game;
+pub use writer::{write_annotated_game, write_game};
 
 /// One game read from PDN.
 #[derive(Clone, Debug)]
@@ -61,7 +61,7 @@ impl PdnGame {
     /// The game written back as PDN, with its tags and its declared result.
     #[must_use]
     pub fn to_pdn(&self) -> String {
-        writer::write(&self.game, &self.tags, self.result)
+        writer::write(&self.game, &self.tags, self.result, &[])
     }
 }
 

@@ -24,12 +24,24 @@ const LINE_WIDTH: usize = 80;
 /// order given. Tag names are matched ignoring case.
 #[must_use]
 pub fn write_game(game: &Game, tags: &[(String, String)]) -> String {
-    let result = find_tag(tags, "Result").and_then(|r| GameResult::from_token(r.trim()));
-    write(game, tags, result)
+    write_annotated_game(game, tags, &[])
 }
 
-/// [`write_game`] with the result decided by the caller (`None`: the game's outcome).
-pub(super) fn write(game: &Game, tags: &[(String, String)], result: Option<GameResult>) -> String {
+/// [`write_game`] with a comment after each move: `comments[ply]` (no comment when empty or
+/// missing), written `{text}` with braces in it dropped.
+#[must_use]
+pub fn write_annotated_game(game: &Game, tags: &[(String, String)], comments: &[String]) -> String {
+    let result = find_tag(tags, "Result").and_then(|r| GameResult::from_token(r.trim()));
+    write(game, tags, result, comments)
+}
+
+/// [`write_annotated_game`] with the result decided by the caller (`None`: the game's outcome).
+pub(super) fn write(
+    game: &Game,
+    tags: &[(String, String)],
+    result: Option<GameResult>,
+    comments: &[String],
+) -> String {
     let result = result.unwrap_or_else(|| GameResult::from_outcome(game.outcome()));
     let mut out = String::new();
     for name in STANDARD_TAGS {
@@ -51,7 +63,7 @@ pub(super) fn write(game: &Game, tags: &[(String, String)], result: Option<GameR
         push_tag(&mut out, name, value);
     }
     out.push('\n');
-    for line in wrap(&movetext(game, result)) {
+    for line in wrap(&movetext(game, result, comments)) {
         out.push_str(&line);
         out.push('\n');
     }
@@ -64,18 +76,24 @@ fn push_tag(out: &mut String, name: &str, value: &str) {
 }
 
 /// The move text as units that a line break may not split: `12. 22-18`, `11-15`, `1-0`.
-fn movetext(game: &Game, result: GameResult) -> Vec<String> {
+fn movetext(game: &Game, result: GameResult, comments: &[String]) -> Vec<String> {
     let mut units = Vec::with_capacity(game.ply() + 2);
     let mut number = 1;
     for (ply, played) in game.moves().iter().enumerate() {
-        match played.color {
-            Color::White => units.push(format!("{number}. {}", played.notation)),
-            Color::Black => {
-                // Black first from the start position: PDN numbers that `1... 11-15`.
-                units.push(if ply == 0 { format!("{number}... {}", played.notation) } else { played.notation.clone() });
-                number += 1;
-            }
+        let mut unit = match played.color {
+            Color::White => format!("{number}. {}", played.notation),
+            // Black first from the start position: PDN numbers that `1... 11-15`.
+            Color::Black if ply == 0 => format!("{number}... {}", played.notation),
+            Color::Black => played.notation.clone(),
+        };
+        if played.color == Color::Black {
+            number += 1;
         }
+        if let Some(comment) = comments.get(ply).filter(|comment| !comment.is_empty()) {
+            let comment: String = comment.chars().filter(|&c| c != '{' && c != '}').collect();
+            write!(unit, " {{{comment}}}").expect("writing to a String cannot fail");
+        }
+        units.push(unit);
     }
     if let Some(faulty) = game.faulty_move() {
         // The capture fault is not a move of the record, but it is why the game ended.

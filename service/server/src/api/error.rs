@@ -112,6 +112,15 @@ pub enum ApiError {
     /// The move count cannot start now.
     #[error("{0}")]
     MoveCountRefused(String),
+    /// The game's deadline passed before the call: it has ended (on time, aborted, abandoned).
+    #[error("{0}")]
+    TimeUp(String),
+    /// An abort once each side has made its first move.
+    #[error("{0}")]
+    AbortRefused(String),
+    /// A takeback offer or answer the game does not allow now.
+    #[error("{0}")]
+    TakebackRefused(String),
     /// The game store cannot be reached; nothing was changed.
     #[error("{0}; nothing was changed, retry later")]
     StoreUnavailable(String),
@@ -194,6 +203,9 @@ impl ApiError {
             ApiError::DrawAlreadyOffered(_) => "DRAW_ALREADY_OFFERED",
             ApiError::NoDrawOffer(_) => "NO_DRAW_OFFER",
             ApiError::MoveCountRefused(_) => "MOVE_COUNT_REFUSED",
+            ApiError::TimeUp(_) => "TIME_UP",
+            ApiError::AbortRefused(_) => "ABORT_REFUSED",
+            ApiError::TakebackRefused(_) => "TAKEBACK_REFUSED",
             ApiError::StoreUnavailable(_) => "STORE_UNAVAILABLE",
             ApiError::RateLimited { .. } => "RATE_LIMITED",
             ApiError::ShuttingDown { .. } => "SHUTTING_DOWN",
@@ -208,7 +220,10 @@ impl ApiError {
             | ApiError::NotYourTurn(_)
             | ApiError::DrawAlreadyOffered(_)
             | ApiError::NoDrawOffer(_)
-            | ApiError::MoveCountRefused(_) => Code::FailedPrecondition,
+            | ApiError::MoveCountRefused(_)
+            | ApiError::TimeUp(_)
+            | ApiError::AbortRefused(_)
+            | ApiError::TakebackRefused(_) => Code::FailedPrecondition,
             ApiError::Overloaded { .. } | ApiError::RateLimited { .. } => Code::ResourceExhausted,
             ApiError::GameNotFound(_) => Code::NotFound,
             ApiError::MissingToken | ApiError::ApiKey => Code::Unauthenticated,
@@ -288,6 +303,7 @@ impl From<HostError> for ApiError {
                 ApiError::Stale { field: field.to_string(), expected, actual }
             }
             HostError::Refused(refused) => refused.into(),
+            HostError::TakebacksNeedTwoPeople => ApiError::invalid("options.takebacks", message),
             HostError::RequestIdReused { .. } | HostError::RequestIdMadeAnotherGame => {
                 ApiError::invalid("request_id", message)
             }
@@ -311,7 +327,11 @@ impl From<ActionError> for ApiError {
             ActionError::Game(GameError::Move(error)) => ApiError::Move { field: "notation".to_string(), error },
             ActionError::Game(GameError::Over(outcome)) => ApiError::GameOver(outcome.to_string()),
             ActionError::Game(GameError::MoveCountRefused(_)) => ApiError::MoveCountRefused(message),
-            ActionError::Game(_) => ApiError::Internal(message),
+            ActionError::Overdue(_) => ApiError::TimeUp(message),
+            ActionError::Aborted(_) => ApiError::GameOver(message),
+            ActionError::TooLateToAbort => ApiError::AbortRefused(message),
+            ActionError::TakebacksOff | ActionError::NoTakeback(_) => ApiError::TakebackRefused(message),
+            ActionError::Game(_) | ActionError::NotDue { .. } => ApiError::Internal(message),
         }
     }
 }

@@ -1,10 +1,11 @@
-//! Making games: a new game from its set-up and seats, or one imported from PDN. Both hand out a
-//! fresh secret token per person's seat and keep only its hash.
+//! Making games: a new game from its set-up, seats and play options (clock, takebacks), or one
+//! imported from PDN. Both hand out a fresh secret token per person's seat and keep only its hash.
 
 use damiera_engine::pdn::{GameResult, PdnGame};
 use damiera_engine::{Color, Game, Outcome, Variant};
 
 use super::auth::{hash_token, new_game_id, new_token};
+use super::clock::TimeControl;
 use super::error::HostError;
 use super::host::{now_ms, Host};
 use super::record::{Event, EventKind, FirstMoverChoice, GameHeader, SeatSpec, StoredGame};
@@ -23,6 +24,15 @@ pub struct NewGame {
     pub black_token: String,
 }
 
+/// How a hosted game is played, beyond the rules: its clock, and whether moves may be taken back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayOptions {
+    /// The time control.
+    pub time_control: TimeControl,
+    /// Whether the seats may take moves back by agreement: only between two people.
+    pub takebacks: bool,
+}
+
 /// `CreateGame`: stores `game` (set up, not yet played) with its seats; `first_mover` says how
 /// its side to move was chosen.
 pub async fn new_game(
@@ -30,9 +40,11 @@ pub async fn new_game(
     game: &Game,
     first_mover: FirstMoverChoice,
     seats: [SeatSpec; 2],
+    play: PlayOptions,
     request_id: Option<&str>,
 ) -> Result<NewGame, HostError> {
-    store(host, header(game, first_mover, seats), Vec::new(), request_id).await
+    let header = header(host, game, first_mover, seats, play)?;
+    store(host, header, Vec::new(), request_id).await
 }
 
 /// `ImportGame`: stores a game read from PDN, with its moves and declared result, and its seats.
@@ -40,6 +52,7 @@ pub async fn import_game(
     host: &Host,
     record: &PdnGame,
     seats: [SeatSpec; 2],
+    play: PlayOptions,
     request_id: Option<&str>,
 ) -> Result<NewGame, HostError> {
     let game = &record.game;
@@ -48,7 +61,7 @@ pub async fn import_game(
         Color::Black if game.variant() == Variant::Turkish => FirstMoverChoice::Black,
         _ => FirstMoverChoice::White,
     };
-    let header = header(game, choice, seats);
+    let mut header = header(host, game, choice, seats, play)?;
     let at_ms = header.created_at_ms;
     let event = |kind, color, text: &str| Event { kind, color, text: text.to_string(), at_ms, request_id: None };
     let mut events: Vec<Event> = game.moves().iter().map(|m| event(EventKind::Move, m.color, &m.notation)).collect();
@@ -65,11 +78,21 @@ pub async fn import_game(
             _ => {}
         }
     }
+    header.timing.imported_events = events.len() as u32;
     store(host, header, events, request_id).await
 }
 
-fn header(game: &Game, first_mover: FirstMoverChoice, [white, black]: [SeatSpec; 2]) -> GameHeader {
-    GameHeader {
+fn header(
+    host: &Host,
+    game: &Game,
+    first_mover: FirstMoverChoice,
+    [white, black]: [SeatSpec; 2],
+    play: PlayOptions,
+) -> Result<GameHeader, HostError> {
+    if play.takebacks && (white.is_engine() || black.is_engine()) {
+        return Err(HostError::TakebacksNeedTwoPeople);
+    }
+    Ok(GameHeader {
         id: new_game_id(),
         variant: game.variant(),
         start_fen: game.start().to_fen(),
@@ -80,7 +103,9 @@ fn header(game: &Game, first_mover: FirstMoverChoice, [white, black]: [SeatSpec;
         white_token_hash: None,
         black_token_hash: None,
         created_at_ms: now_ms(),
-    }
+        timing: host.timing_policy().timing(play.time_control, 0),
+        takebacks: play.takebacks,
+    })
 }
 
 /// Stores the game with fresh tokens. A request id used before, for the same request, answers
@@ -126,6 +151,8 @@ fn same_request(asked: &GameHeader, made: &GameHeader) -> bool {
         && asked.black == made.black
         && asked.forfeit_on_capture_fault == made.forfeit_on_capture_fault
         && asked.first_mover == made.first_mover
+        && asked.timing.control == made.timing.control
+        && asked.takebacks == made.takebacks
         && same_start
 }
 

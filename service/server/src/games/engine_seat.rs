@@ -20,10 +20,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use damiera_engine::search::Score;
+use damiera_engine::search::{Clock, Score};
 use damiera_engine::Color;
 use tokio::sync::{Notify, Semaphore};
 
+use super::clock::TimeControl;
 use super::error::HostError;
 use super::host::{now_ms, Action, Actor, Expected, Host, Said};
 use super::record::{EventKind, SeatSpec, StoredGame};
@@ -35,6 +36,12 @@ const POLL: Duration = Duration::from_secs(2);
 
 /// How long a stopped search may take to release its lease at shutdown.
 const HAND_OVER_TIME: Duration = Duration::from_secs(2);
+
+/// What an engine seat under a clock keeps back for storing its move and for a busy machine.
+const CLOCK_MARGIN: Duration = Duration::from_millis(250);
+
+/// The least an engine seat thinks under a clock, however little is left.
+const MIN_THINK: Duration = Duration::from_millis(10);
 
 /// Games taken per look at the store.
 const BATCH: u32 = 32;
@@ -241,10 +248,12 @@ impl EngineSeats {
         let SeatSpec::Engine { level, depth, nodes, move_time_ms } = stored.header.seat(engine) else {
             return Err(SeatError::NotEngine(engine));
         };
+        let (move_time, clock) = clock_limits(stored, replayed, engine, move_time_ms.map(Duration::from_millis));
         let asked = Asked {
             depth: *depth,
             nodes: *nodes,
-            move_time: move_time_ms.map(Duration::from_millis),
+            move_time,
+            clock,
             threads: Some(1),
             level: *level,
             seed: seed(&stored.header.id, replayed.game.ply()),
@@ -318,6 +327,28 @@ struct Found {
     best: Option<damiera_engine::Move>,
     /// Its score for the side to move.
     score: Score,
+}
+
+/// What the game's clock leaves `engine` for this move: its seat's move time, cut to the clock's
+/// time left less [`CLOCK_MARGIN`]; under a base and increment, the clock itself, which the
+/// engine's time management shares out over the game.
+fn clock_limits(
+    stored: &StoredGame,
+    replayed: &Replayed,
+    engine: Color,
+    seat_move_time: Option<Duration>,
+) -> (Option<Duration>, Option<Clock>) {
+    let Some(left_ms) = replayed.clocks.left_at(engine, replayed.to_move(), now_ms()) else {
+        return (seat_move_time, None);
+    };
+    let left = Duration::from_millis(left_ms as u64).saturating_sub(CLOCK_MARGIN).max(MIN_THINK);
+    match stored.header.timing.control {
+        TimeControl::Fischer { increment_ms, .. } => {
+            let clock = Clock { remaining: left, increment: Duration::from_millis(increment_ms) };
+            (seat_move_time.map(|time| time.min(left)), Some(clock))
+        }
+        _ => (Some(seat_move_time.map_or(left, |time| time.min(left))), None),
+    }
 }
 
 /// A seed for the engine's human-like choices: the same game and ply give the same choice.

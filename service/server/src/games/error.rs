@@ -32,6 +32,9 @@ pub enum HostError {
         /// The 1-based number of the event the id made.
         event: usize,
     },
+    /// Takebacks asked for a game with an engine seat.
+    #[error("takebacks are between two people: both seats must be persons")]
+    TakebacksNeedTwoPeople,
     /// A request id used before to make another game.
     #[error("this request id made another game; use a new id for a new game")]
     RequestIdMadeAnotherGame,

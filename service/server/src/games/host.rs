@@ -13,9 +13,10 @@ use damiera_engine::{notation, Color, Move};
 use tokio::sync::Notify;
 
 use super::auth::seat_of_token;
+use super::clock::{Deadline, TimingPolicy};
 use super::error::{HostError, NamedState};
 use super::record::{Event, EventKind, GameHeader, StoredGame};
-use super::replay::Replayed;
+use super::replay::{ActionError, Replayed};
 use super::store::{Appended, Created, ListFilter, PageCursor, Store};
 
 /// How often an action is retried when other actions keep changing the game under it.
@@ -52,13 +53,15 @@ pub struct Action {
     pub request_id: Option<String>,
 }
 
-/// Who acts: the holder of a seat's token, or the engine for its seat.
+/// Who acts: the holder of a seat's token, the engine for its seat, or the server itself.
 #[derive(Clone, Copy, Debug)]
 pub enum Actor<'a> {
     /// A caller with this secret token, which names its seat.
     Token(&'a str),
     /// The engine, for the seat of this colour.
     Engine(Color),
+    /// The server, for the side to move (a fallen flag, an abort, a resumption).
+    Server,
 }
 
 /// The game after an action, and which event was the action.
@@ -92,17 +95,62 @@ pub struct Host {
     store: Store,
     /// Rung when an action leaves the engine something to do.
     engine_bell: Arc<Notify>,
+    /// The waiting times new games get.
+    timing_policy: TimingPolicy,
 }
 
 impl Host {
-    /// The host over `store`; `engine_bell` is rung whenever an engine seat has to act.
-    pub fn new(store: Store, engine_bell: Arc<Notify>) -> Host {
-        Host { store, engine_bell }
+    /// The host over `store`; `engine_bell` is rung whenever an engine seat has to act; new games
+    /// get the waiting times of `timing_policy`.
+    pub fn new(store: Store, engine_bell: Arc<Notify>, timing_policy: TimingPolicy) -> Host {
+        Host { store, engine_bell, timing_policy }
     }
 
     /// The store.
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The waiting times new games get.
+    pub fn timing_policy(&self) -> TimingPolicy {
+        self.timing_policy
+    }
+
+    /// Ends game `id` if its deadline has passed (a flag, a missing first move, abandonment):
+    /// answers the deadline it ended the game for. Of several replicas trying at once, one stores
+    /// the ending; the others find the game over.
+    pub async fn enforce(&self, id: &str) -> Result<Option<Deadline>, HostError> {
+        for _ in 0..MAX_ATTEMPTS {
+            let (stored, replayed) = self.load(id).await?;
+            let Some(deadline) = replayed.overdue(now_ms()) else {
+                return Ok(None);
+            };
+            if self.end_overdue(id, &stored, replayed, deadline).await? {
+                return Ok(Some(deadline));
+            }
+        }
+        Err(HostError::Contended { id: id.to_string(), attempts: MAX_ATTEMPTS })
+    }
+
+    /// Stores the server's ending of a game past its `deadline`; false if the game moved on.
+    async fn end_overdue(
+        &self,
+        id: &str,
+        stored: &StoredGame,
+        mut replayed: Replayed,
+        deadline: Deadline,
+    ) -> Result<bool, HostError> {
+        let (kind, text) = Replayed::ending(deadline);
+        let at_ms = now_ms().max(deadline.at_ms);
+        replayed.apply(kind, deadline.color, text, at_ms)?;
+        let event = Event { kind, color: deadline.color, text: text.to_string(), at_ms, request_id: None };
+        let summary = replayed.summary(&stored.header);
+        let appended = self.store.append(id, stored.version(), &event, &summary).await?;
+        if appended == Appended::Done {
+            tracing::info!(game = id, kind = kind.name(), color = %deadline.color, "the server ended a game at its deadline");
+            metrics::counter!("damiera_games_ended_by_server_total", "kind" => kind.name()).increment(1);
+        }
+        Ok(appended == Appended::Done)
     }
 
     /// Loads and replays a game.
@@ -158,6 +206,7 @@ impl Host {
             let color = match actor {
                 Actor::Token(token) => seat_of_token(&stored.header, token).ok_or(HostError::WrongToken)?,
                 Actor::Engine(color) => color,
+                Actor::Server => replayed.to_move(),
             };
             if let Some(seq) = action.request_id.as_deref().and_then(|rid| find_request(&stored, rid)) {
                 ensure_same_request(&stored, seq, color, action)?;
@@ -165,9 +214,18 @@ impl Host {
             }
             check_expected(&action.expected, &stored, &replayed)?;
             let at_ms = now_ms();
-            let text = match &action.said {
-                Said::Text(text) => replayed.apply(action.kind, color, text, at_ms)?,
-                Said::Move(mv) => replayed.play_move(color, mv, at_ms)?,
+            let applied = match &action.said {
+                Said::Text(text) => replayed.apply(action.kind, color, text, at_ms),
+                Said::Move(mv) => replayed.play_move(color, mv, at_ms),
+            };
+            let text = match applied {
+                Err(ActionError::Overdue(deadline)) => {
+                    // Too late: the game ends now (here, or by whoever stores it first), and the
+                    // action is refused. The refusal checked before changing `replayed`.
+                    self.end_overdue(id, &stored, replayed, deadline).await?;
+                    return Err(ActionError::Overdue(deadline).into());
+                }
+                applied => applied?,
             };
             let event = Event { kind: action.kind, color, text, at_ms, request_id: action.request_id.clone() };
             let summary = replayed.summary(&stored.header);

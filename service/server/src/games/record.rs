@@ -1,5 +1,6 @@
 //! What the store keeps of a hosted game: a header written once, and an append-only log of
-//! events (moves, resignations, draw offers and answers, move-count requests).
+//! events (moves, resignations, draw and takeback offers and answers, move-count requests, aborts,
+//! and the server's own: fallen flags, abandonments, resumptions).
 //!
 //! The game itself is never stored: it is the header's start position with the events replayed
 //! through the rules ([`super::replay`]), so what is stored can never disagree with the rules.
@@ -8,6 +9,8 @@
 
 use damiera_engine::{Color, FirstMover, Variant};
 use serde::{Deserialize, Serialize};
+
+use super::clock::Timing;
 
 /// A game's header: everything fixed when it was created.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,6 +35,10 @@ pub struct GameHeader {
     pub black_token_hash: Option<String>,
     /// When it was created, in milliseconds since the Unix epoch.
     pub created_at_ms: i64,
+    /// The time control and the host's waiting times.
+    pub timing: Timing,
+    /// Whether the seats may take moves back by agreement (two people only).
+    pub takebacks: bool,
 }
 
 impl GameHeader {
@@ -117,6 +124,19 @@ pub enum EventKind {
     AnswerDraw,
     /// The seat asked for the move count.
     RequestMoveCount,
+    /// The game was aborted: by a seat (text `seat`) before each side had moved, or by the server
+    /// (text `no_first_move`) when this seat's first move did not come in time.
+    Abort,
+    /// The server ended the game: this seat's clock ran out.
+    Flag,
+    /// The server ended the untimed game: this seat, to move, stayed away too long.
+    Abandon,
+    /// The server resumed after being down: this seat, to move, begins its turn afresh.
+    Resume,
+    /// The seat asked to take back its last move (and the reply to it, if any).
+    OfferTakeback,
+    /// The seat answered the other's takeback offer; the text is `accept` or `decline`.
+    AnswerTakeback,
 }
 
 impl EventKind {
@@ -128,14 +148,38 @@ impl EventKind {
             EventKind::OfferDraw => "offer_draw",
             EventKind::AnswerDraw => "answer_draw",
             EventKind::RequestMoveCount => "request_move_count",
+            EventKind::Abort => "abort",
+            EventKind::Flag => "flag",
+            EventKind::Abandon => "abandon",
+            EventKind::Resume => "resume",
+            EventKind::OfferTakeback => "offer_takeback",
+            EventKind::AnswerTakeback => "answer_takeback",
         }
+    }
+
+    /// Every kind.
+    pub const ALL: [EventKind; 11] = [
+        EventKind::Move,
+        EventKind::Resign,
+        EventKind::OfferDraw,
+        EventKind::AnswerDraw,
+        EventKind::RequestMoveCount,
+        EventKind::Abort,
+        EventKind::Flag,
+        EventKind::Abandon,
+        EventKind::Resume,
+        EventKind::OfferTakeback,
+        EventKind::AnswerTakeback,
+    ];
+
+    /// Whether only the server stores it (a seat cannot ask for it).
+    pub fn is_servers(self) -> bool {
+        matches!(self, EventKind::Flag | EventKind::Abandon | EventKind::Resume)
     }
 
     /// The kind stored as `name`.
     pub fn from_name(name: &str) -> Option<EventKind> {
-        [EventKind::Move, EventKind::Resign, EventKind::OfferDraw, EventKind::AnswerDraw, EventKind::RequestMoveCount]
-            .into_iter()
-            .find(|kind| kind.name() == name)
+        EventKind::ALL.into_iter().find(|kind| kind.name() == name)
     }
 }
 
@@ -187,6 +231,10 @@ pub struct Summary {
     pub engine_due: bool,
     /// When the game last changed, in milliseconds since the Unix epoch.
     pub updated_at_ms: i64,
+    /// When the game ends by itself if nobody acts (a clock, a first move, abandonment).
+    pub deadline_ms: Option<i64>,
+    /// Why it ended (a win, draw or abort reason's name); empty while it goes on.
+    pub reason: &'static str,
 }
 
 /// Whether a game goes on, and how it ended.
@@ -198,6 +246,8 @@ pub enum GameStateKind {
     Won,
     /// Drawn.
     Drawn,
+    /// Aborted before it began: no result.
+    Aborted,
 }
 
 impl GameStateKind {
@@ -207,6 +257,7 @@ impl GameStateKind {
             GameStateKind::Ongoing => "ongoing",
             GameStateKind::Won => "won",
             GameStateKind::Drawn => "drawn",
+            GameStateKind::Aborted => "aborted",
         }
     }
 }

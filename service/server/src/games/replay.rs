@@ -1,11 +1,14 @@
 //! [`Replayed`]: a stored game brought to life by replaying its events through the rules.
 //!
 //! The same [`Replayed::apply`] checks a new action before it is stored and replays it after, so
-//! what the store holds can only be what the rules allowed. It answers the canonical event text
-//! (a move in full notation), which is what gets stored.
+//! what the store holds can only be what the rules allowed, and what the clocks allowed: a seat's
+//! action after the game's deadline is refused, and the server's endings (a fallen flag, an
+//! abandonment, an abort for a missing first move) only count at or after it. It answers the
+//! canonical event text (a move in full notation), which is what gets stored.
 
 use damiera_engine::{fen, Color, Game, GameError, Move, MoveResult, Outcome};
 
+use super::clock::{Clocks, Deadline, DeadlineKind};
 use super::record::{EventKind, GameHeader, GameStateKind, StoredGame, Summary};
 
 /// Why an action was refused.
@@ -28,6 +31,54 @@ pub enum ActionError {
     /// An answer with no offer from the other seat.
     #[error("{0} has no draw offer to answer")]
     NoDrawOffer(Color),
+    /// The game's deadline passed before the action: it ends (on time, aborted, abandoned).
+    #[error("too late: {} at {}", deadline_text(.0.kind, .0.color), .0.at_ms)]
+    Overdue(Deadline),
+    /// The game was aborted.
+    #[error("the game was aborted ({})", .0.name())]
+    Aborted(AbortReason),
+    /// An abort once each side has made its first move.
+    #[error("a game can be aborted only until each side has made its first move")]
+    TooLateToAbort,
+    /// A server's ending before its deadline: the log is wrong.
+    #[error("{kind:?} before the deadline")]
+    NotDue {
+        /// The ending.
+        kind: EventKind,
+    },
+    /// Takebacks are off for this game.
+    #[error("takebacks are off in this game (a CreateGame option, for two people)")]
+    TakebacksOff,
+    /// A takeback offer while one stands, or with no move of one's own to take back.
+    #[error("{0}")]
+    NoTakeback(&'static str),
+}
+
+/// Why a game was aborted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AbortReason {
+    /// A seat aborted it before each side had moved.
+    Seat,
+    /// The first move of the side to move did not come in time.
+    NoFirstMove,
+}
+
+impl AbortReason {
+    /// The stored event text and API name.
+    pub fn name(self) -> &'static str {
+        match self {
+            AbortReason::Seat => "seat",
+            AbortReason::NoFirstMove => "no_first_move",
+        }
+    }
+}
+
+fn deadline_text(kind: DeadlineKind, color: Color) -> String {
+    match kind {
+        DeadlineKind::FirstMove => format!("{color}'s first move did not come in time: the game is aborted"),
+        DeadlineKind::Flag => format!("{color}'s clock ran out: {color} loses on time"),
+        DeadlineKind::Abandonment => format!("{color} stayed away too long: {color} loses by abandonment"),
+    }
 }
 
 /// A game replayed from its record.
@@ -37,10 +88,24 @@ pub struct Replayed {
     pub game: Game,
     /// The seat whose draw offer stands.
     pub draw_offer: Option<Color>,
+    /// The seat whose takeback offer stands.
+    pub takeback_offer: Option<Color>,
     /// When each move was stored, by ply.
     pub move_times_ms: Vec<i64>,
+    /// The mover's time left after each move, by ply (`None`: untimed).
+    pub move_clocks_ms: Vec<Option<i64>>,
     /// When the game last changed.
     pub updated_at_ms: i64,
+    /// Both sides' clocks.
+    pub clocks: Clocks,
+    /// Why the game was aborted, if it was.
+    pub aborted: Option<AbortReason>,
+    /// Whether takebacks are on.
+    takebacks: bool,
+    /// Events applied so far.
+    events: u32,
+    /// The ply the game had once its imported events were replayed: later moves were played here.
+    hosted_from_ply: usize,
 }
 
 impl Replayed {
@@ -50,7 +115,19 @@ impl Replayed {
             .map_err(|e| format!("game {}: stored start position: {e}", header.id))?;
         let game = Game::setup(start, header.forfeit_on_capture_fault)
             .map_err(|e| format!("game {}: stored options: {e}", header.id))?;
-        Ok(Replayed { game, draw_offer: None, move_times_ms: Vec::new(), updated_at_ms: header.created_at_ms })
+        Ok(Replayed {
+            game,
+            draw_offer: None,
+            takeback_offer: None,
+            move_times_ms: Vec::new(),
+            move_clocks_ms: Vec::new(),
+            updated_at_ms: header.created_at_ms,
+            clocks: Clocks::new(header.timing, header.created_at_ms),
+            aborted: None,
+            takebacks: header.takebacks,
+            events: 0,
+            hosted_from_ply: 0,
+        })
     }
 
     /// The game after every stored event; an event the rules refuse means the record is corrupt.
@@ -64,11 +141,51 @@ impl Replayed {
         Ok(replayed)
     }
 
+    /// Whether the game is over: won, drawn or aborted.
+    pub fn is_over(&self) -> bool {
+        self.aborted.is_some() || self.game.outcome().is_over()
+    }
+
+    /// The side to move.
+    pub fn to_move(&self) -> Color {
+        self.game.position().turn()
+    }
+
+    /// When the game ends by itself if nobody acts; `None` once it is over.
+    pub fn deadline(&self) -> Option<Deadline> {
+        if self.is_over() {
+            return None;
+        }
+        self.clocks.deadline(self.to_move())
+    }
+
+    /// The deadline, if it has passed at `at_ms`.
+    pub fn overdue(&self, at_ms: i64) -> Option<Deadline> {
+        self.deadline().filter(|deadline| at_ms >= deadline.at_ms)
+    }
+
+    /// The server's action that ends the game at its passed `deadline`: the event's kind and text.
+    pub fn ending(deadline: Deadline) -> (EventKind, &'static str) {
+        match deadline.kind {
+            DeadlineKind::FirstMove => (EventKind::Abort, AbortReason::NoFirstMove.name()),
+            DeadlineKind::Flag => (EventKind::Flag, ""),
+            DeadlineKind::Abandonment => (EventKind::Abandon, ""),
+        }
+    }
+
     /// Checks and applies one action of `color`'s seat at `at_ms`; answers the text to store.
     pub fn apply(&mut self, kind: EventKind, color: Color, text: &str, at_ms: i64) -> Result<String, ActionError> {
+        let imported = self.events < self.clocks.timing.imported_events;
+        let server_ending = kind.is_servers() || (kind == EventKind::Abort && text == AbortReason::NoFirstMove.name());
+        if !imported && !server_ending {
+            if let Some(deadline) = self.overdue(at_ms) {
+                return Err(ActionError::Overdue(deadline));
+            }
+        }
         let stored_text = match kind {
-            EventKind::Move => self.play(color, text, at_ms)?,
+            EventKind::Move => self.play(color, text, at_ms, !imported)?,
             EventKind::Resign => {
+                self.ensure_ongoing()?;
                 self.game.resign(color)?;
                 self.draw_offer = None;
                 String::new()
@@ -94,10 +211,34 @@ impl Replayed {
                 answer_text(accept).to_string()
             }
             EventKind::RequestMoveCount => {
+                self.ensure_ongoing()?;
                 self.game.request_move_count(color)?;
                 String::new()
             }
+            EventKind::Abort => self.abort(color, text, at_ms)?,
+            EventKind::Flag | EventKind::Abandon => {
+                self.ensure_due(kind, color, at_ms)?;
+                match kind {
+                    EventKind::Flag => self.game.lose_on_time(color)?,
+                    _ => self.game.abandon(color)?,
+                }
+                String::new()
+            }
+            EventKind::Resume => {
+                self.ensure_ongoing()?;
+                self.clocks.resumed(at_ms);
+                String::new()
+            }
+            EventKind::OfferTakeback => {
+                self.offer_takeback(color)?;
+                String::new()
+            }
+            EventKind::AnswerTakeback => self.answer_takeback(color, text == ACCEPT, at_ms)?,
         };
+        self.events += 1;
+        if imported {
+            self.hosted_from_ply = self.game.ply();
+        }
         self.updated_at_ms = at_ms;
         Ok(stored_text)
     }
@@ -105,62 +246,145 @@ impl Replayed {
     /// Checks and plays `color`'s move `mv`, chosen as a value (by an engine seat), at `at_ms`;
     /// answers the text to store.
     pub fn play_move(&mut self, color: Color, mv: &Move, at_ms: i64) -> Result<String, ActionError> {
+        if let Some(deadline) = self.overdue(at_ms) {
+            return Err(ActionError::Overdue(deadline));
+        }
         self.ensure_to_move(color)?;
         let played = self.game.play_move(mv)?;
-        self.moved(color, at_ms, true);
+        self.moved(color, at_ms, true, true);
+        self.events += 1;
         self.updated_at_ms = at_ms;
         Ok(played.notation)
     }
 
-    fn play(&mut self, color: Color, text: &str, at_ms: i64) -> Result<String, ActionError> {
+    fn play(&mut self, color: Color, text: &str, at_ms: i64, counted: bool) -> Result<String, ActionError> {
         self.ensure_to_move(color)?;
         let (stored, played) = match self.game.play(text)? {
             MoveResult::Played(played) => (played.notation, true),
             MoveResult::Forfeited { text } => (text, false),
         };
-        self.moved(color, at_ms, played);
+        self.moved(color, at_ms, played, counted);
         Ok(stored)
+    }
+
+    fn abort(&mut self, color: Color, text: &str, at_ms: i64) -> Result<String, ActionError> {
+        let reason = if text == AbortReason::NoFirstMove.name() {
+            self.ensure_due(EventKind::Abort, color, at_ms)?;
+            AbortReason::NoFirstMove
+        } else {
+            self.ensure_ongoing()?;
+            if !self.clocks.may_abort() {
+                return Err(ActionError::TooLateToAbort);
+            }
+            AbortReason::Seat
+        };
+        self.aborted = Some(reason);
+        Ok(reason.name().to_string())
+    }
+
+    /// A server's ending must come at or after its deadline, of that kind, for that seat.
+    fn ensure_due(&self, kind: EventKind, color: Color, at_ms: i64) -> Result<(), ActionError> {
+        self.ensure_ongoing()?;
+        match self.overdue(at_ms) {
+            Some(deadline) if deadline.color == color && Replayed::ending(deadline).0 == kind => Ok(()),
+            _ => Err(ActionError::NotDue { kind }),
+        }
+    }
+
+    fn offer_takeback(&mut self, color: Color) -> Result<(), ActionError> {
+        self.ensure_ongoing()?;
+        if !self.takebacks {
+            return Err(ActionError::TakebacksOff);
+        }
+        if self.takeback_offer.is_some() {
+            return Err(ActionError::NoTakeback("a takeback offer stands already; it must be answered first"));
+        }
+        if self.takeback_plies(color).is_none() {
+            return Err(ActionError::NoTakeback("there is no move of yours to take back"));
+        }
+        self.takeback_offer = Some(color);
+        Ok(())
+    }
+
+    fn answer_takeback(&mut self, color: Color, accept: bool, at_ms: i64) -> Result<String, ActionError> {
+        self.ensure_ongoing()?;
+        let Some(offerer) = self.takeback_offer.filter(|&offerer| offerer == color.opposite()) else {
+            return Err(ActionError::NoTakeback("there is no takeback offer of the other seat to answer"));
+        };
+        self.takeback_offer = None;
+        if accept {
+            let plies = self.takeback_plies(offerer).expect("an offer stands only while its move does");
+            let to_move = self.to_move();
+            let mut undone = Vec::with_capacity(plies);
+            for _ in 0..plies {
+                self.game.undo()?;
+                self.move_times_ms.pop();
+                self.move_clocks_ms.pop();
+                undone.push(self.to_move());
+            }
+            self.clocks.took_back(to_move, &undone, at_ms);
+        }
+        Ok(answer_text(accept).to_string())
+    }
+
+    /// How many plies take back `color`'s last move played under this host (not imported):
+    /// 1 if it was the last move, 2 if the other side has replied.
+    fn takeback_plies(&self, color: Color) -> Option<usize> {
+        let hosted = self.game.ply().saturating_sub(self.hosted_from_ply);
+        let plies = if self.to_move() == color { 2 } else { 1 };
+        (plies <= hosted).then_some(plies)
     }
 
     fn ensure_to_move(&self, color: Color) -> Result<(), ActionError> {
         self.ensure_ongoing()?;
-        let to_move = self.game.position().turn();
+        let to_move = self.to_move();
         if color != to_move {
             return Err(ActionError::NotYourTurn { color, to_move });
         }
         Ok(())
     }
 
-    /// After `color` moved (`played`) or forfeited: the move's time, and the draw offers.
-    fn moved(&mut self, color: Color, at_ms: i64, played: bool) {
+    /// After `color` moved (`played`) or forfeited: the move's time, the clocks, the offers.
+    fn moved(&mut self, color: Color, at_ms: i64, played: bool, counted: bool) {
         if played {
             self.move_times_ms.push(at_ms);
+            self.clocks.moved(color, at_ms, counted);
+            self.move_clocks_ms.push(self.clocks.left_at(color, color.opposite(), at_ms));
         }
         // Moving on declines the other seat's offer; one's own offer stands.
         if self.draw_offer == Some(color.opposite()) {
             self.draw_offer = None;
         }
+        self.takeback_offer = None;
     }
 
     fn ensure_ongoing(&self) -> Result<(), ActionError> {
+        if let Some(reason) = self.aborted {
+            return Err(ActionError::Aborted(reason));
+        }
         if self.game.outcome().is_over() {
             return Err(GameError::Over(self.game.outcome()).into());
         }
         Ok(())
     }
 
-    /// The facts kept beside the header: ply, state, and whether the engine has to act.
+    /// The facts kept beside the header: ply, state, whether the engine has to act, the deadline.
     pub fn summary(&self, header: &GameHeader) -> Summary {
         Summary {
             ply: self.game.ply() as u32,
             state: self.state_kind(),
             engine_due: self.engine_due(header),
             updated_at_ms: self.updated_at_ms,
+            deadline_ms: self.deadline().map(|deadline| deadline.at_ms),
+            reason: self.reason(),
         }
     }
 
-    /// Ongoing, won or drawn.
+    /// Ongoing, won, drawn or aborted.
     pub fn state_kind(&self) -> GameStateKind {
+        if self.aborted.is_some() {
+            return GameStateKind::Aborted;
+        }
         match self.game.outcome() {
             Outcome::Ongoing => GameStateKind::Ongoing,
             Outcome::Win { .. } => GameStateKind::Won,
@@ -168,12 +392,24 @@ impl Replayed {
         }
     }
 
+    /// Why the game ended: the win, draw or abort reason's name; empty while it goes on.
+    pub fn reason(&self) -> &'static str {
+        if let Some(reason) = self.aborted {
+            return reason.name();
+        }
+        match self.game.outcome() {
+            Outcome::Ongoing => "",
+            Outcome::Win { reason, .. } => reason.name(),
+            Outcome::Draw { reason } => reason.name(),
+        }
+    }
+
     /// Whether an engine seat must act: it is to move, or a draw offer to it stands.
     pub fn engine_due(&self, header: &GameHeader) -> bool {
-        if self.game.outcome().is_over() {
+        if self.is_over() {
             return false;
         }
-        let to_move = self.game.position().turn();
+        let to_move = self.to_move();
         let offered_to = self.draw_offer.map(Color::opposite);
         header.seat(to_move).is_engine() || offered_to.is_some_and(|color| header.seat(color).is_engine())
     }

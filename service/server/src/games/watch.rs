@@ -39,7 +39,7 @@ impl Snapshot {
     }
 
     fn is_over(&self) -> bool {
-        self.replayed.game.outcome().is_over()
+        self.replayed.is_over()
     }
 }
 

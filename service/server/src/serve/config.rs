@@ -90,6 +90,14 @@ pub struct ServeArgs {
     /// How long a quiet WatchGame stream waits before sending a keep-alive message.
     #[arg(long, env = "DAMIERA_WATCH_KEEPALIVE", value_parser = humantime::parse_duration, default_value = "15s")]
     pub watch_keepalive: Duration,
+    /// How long each side has for its first move in a timed game before the game is aborted
+    /// (slower controls: one move's time, if longer; untimed games: --abandon-after).
+    #[arg(long, env = "DAMIERA_FIRST_MOVE_TIME", value_parser = humantime::parse_duration, default_value = "60s")]
+    pub first_move_time: Duration,
+    /// How long the side to move of an untimed game may stay away before it loses by
+    /// abandonment (aborted if it had not made its first move).
+    #[arg(long, env = "DAMIERA_ABANDON_AFTER", value_parser = humantime::parse_duration, default_value = "7days")]
+    pub abandon_after: Duration,
     /// The endgame databases' folder (default: $XDG_DATA_HOME/damiera/egtb, or
     /// ~/.local/share/damiera/egtb; `damiera egtb build` writes there); without databases in it,
     /// searches go without.

@@ -24,7 +24,8 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::api::{EngineApi, GameApi, GameSettings, RulesApi};
 use crate::games::store::Store;
-use crate::games::{EngineSeats, Host, Hub};
+use crate::games::clock::TimingPolicy;
+use crate::games::{EngineSeats, Host, Hub, Referee};
 use crate::proto::engine_service_server::EngineServiceServer;
 use crate::proto::game_service_server::GameServiceServer;
 use crate::proto::rules_service_server::RulesServiceServer;
@@ -159,7 +160,11 @@ async fn game_service(
 ) -> Result<(GameServiceServer<GameApi>, Arc<Hub>, Arc<Host>, Arc<EngineSeats>), ServeError> {
     let store = Store::open(&args.database).await.map_err(|e| ServeError::Config(format!("--database: {e}")))?;
     tracing::info!(backend = ?store.backend(), "game store open");
-    let settings = GameSettings { max_pdn_bytes: args.max_pdn_bytes, keep_alive: args.watch_keepalive };
+    let timing = TimingPolicy {
+        first_move_ms: args.first_move_time.as_millis() as u64,
+        abandon_after_ms: args.abandon_after.as_millis() as u64,
+    };
+    let settings = GameSettings { max_pdn_bytes: args.max_pdn_bytes, keep_alive: args.watch_keepalive, timing };
     let (api, hub, host, seats) = start_games(store, caps, tablebases, pool, settings);
     // An import may be larger than other requests, up to its own limit.
     let max_message = args.max_request_bytes.max(args.max_pdn_bytes + 64 * 1024);
@@ -177,9 +182,10 @@ pub fn start_games(
     settings: GameSettings,
 ) -> (GameApi, Arc<Hub>, Arc<Host>, Arc<EngineSeats>) {
     let bell = Arc::new(Notify::new());
-    let host = Arc::new(Host::new(store, Arc::clone(&bell)));
+    let host = Arc::new(Host::new(store, Arc::clone(&bell), settings.timing));
     let hub = Arc::new(Hub::new(Arc::clone(&host)));
     tokio::spawn(Arc::clone(&hub).run(settings.keep_alive));
+    tokio::spawn(Arc::new(Referee::new(Arc::clone(&host))).run());
     let seats =
         Arc::new(EngineSeats::new(Arc::clone(&host), Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool), bell));
     tokio::spawn(Arc::clone(&seats).run());

@@ -5,10 +5,11 @@ use std::time::Duration;
 
 use damiera_engine::{Color, MOVE_COUNT_LIMIT};
 
+use super::clock::{abort_reason_to_pb, clock_to_pb, time_control_to_pb};
 use super::{color_to_pb, duration_to_pb, move_to_pb, position_to_pb, status_to_pb, variant_to_pb};
 use crate::api::ApiError;
 use crate::games::record::{Event, FirstMoverChoice, GameHeader, SeatSpec, StoredGame};
-use crate::games::{Acted, Replayed, WatchEvent};
+use crate::games::{now_ms, Acted, Replayed, WatchEvent};
 use crate::proto::{self as pb, watch_game_response};
 use crate::search::{Asked, Caps};
 
@@ -100,6 +101,8 @@ pub fn game_to_pb(stored: &StoredGame, replayed: &Replayed) -> pb::Game {
         options: Some(pb::GameOptions {
             first_mover: first_mover_to_pb(header.first_mover).into(),
             forfeit_on_capture_fault: header.forfeit_on_capture_fault,
+            time_control: time_control_to_pb(header.timing.control),
+            takebacks: header.takebacks,
         }),
         moves: moves_to_pb(replayed, 0),
         state: Some(state_to_pb(stored.version(), replayed)),
@@ -114,15 +117,16 @@ pub fn moves_to_pb(replayed: &Replayed, from: usize) -> Vec<pb::GameMove> {
         .game
         .moves()
         .iter()
-        .zip(&replayed.move_times_ms)
+        .zip(replayed.move_times_ms.iter().zip(&replayed.move_clocks_ms))
         .enumerate()
         .skip(from)
-        .map(|(ply, (played, &at_ms))| pb::GameMove {
+        .map(|(ply, (played, (&at_ms, &clock_ms)))| pb::GameMove {
             ply: ply as u32,
             notation: played.notation.clone(),
             color: color_to_pb(played.color).into(),
             time: Some(timestamp(at_ms)),
             r#move: Some(move_to_pb(variant, &played.mv)),
+            clock: clock_ms.map(|ms| duration_to_pb(Duration::from_millis(ms as u64))),
         })
         .collect()
 }
@@ -130,10 +134,14 @@ pub fn moves_to_pb(replayed: &Replayed, from: usize) -> Vec<pb::GameMove> {
 /// How the game stands at `version`.
 pub fn state_to_pb(version: u64, replayed: &Replayed) -> pb::GameState {
     let game = &replayed.game;
+    let mut status = status_to_pb(game.outcome());
+    if replayed.aborted.is_some() {
+        status = pb::PositionStatus { state: pb::position_status::State::Aborted.into(), ..Default::default() };
+    }
     pb::GameState {
         ply: game.ply() as u32,
         position: Some(position_to_pb(game.position())),
-        status: Some(status_to_pb(game.outcome())),
+        status: Some(status),
         draw_offer: replayed.draw_offer.map_or(pb::Color::Unspecified, color_to_pb).into(),
         move_count: game.move_count().map(|count| pb::MoveCount {
             requested_by: color_to_pb(count.requested_by).into(),
@@ -145,6 +153,9 @@ pub fn state_to_pb(version: u64, replayed: &Replayed) -> pb::GameState {
         etag: version.to_string(),
         update_time: Some(timestamp(replayed.updated_at_ms)),
         forfeited_move: game.faulty_move().unwrap_or_default().to_string(),
+        clock: Some(clock_to_pb(replayed, now_ms())),
+        takeback_offer: replayed.takeback_offer.map_or(pb::Color::Unspecified, color_to_pb).into(),
+        abort_reason: abort_reason_to_pb(replayed.aborted).into(),
     }
 }
 
@@ -202,6 +213,7 @@ fn forfeited_move(event: &Event, ply: usize) -> pb::GameMove {
         color: color_to_pb(event.color).into(),
         time: Some(timestamp(event.at_ms)),
         r#move: None,
+        clock: None,
     }
 }
 

@@ -5,6 +5,7 @@
 //! Requests come in as numbers and text: a variant's enum value, a FEN, a move text. Each reader
 //! here names the request field it reads, so that a refusal points at it.
 
+pub mod clock;
 pub mod games;
 pub mod search;
 
@@ -136,6 +137,8 @@ fn win_reason_to_pb(reason: WinReason) -> pb::WinReason {
         WinReason::LoneManAgainstKing => pb::WinReason::LoneManAgainstKing,
         WinReason::Resignation => pb::WinReason::Resignation,
         WinReason::CaptureFault => pb::WinReason::CaptureFault,
+        WinReason::Time => pb::WinReason::Time,
+        WinReason::Abandonment => pb::WinReason::Abandonment,
     }
 }
 

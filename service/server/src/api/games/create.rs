@@ -4,11 +4,12 @@
 use damiera_engine::pdn::{self, PdnGame};
 use damiera_engine::{Game, GameError, GameOptions, Variant};
 
+use crate::api::convert::clock::time_control_from_pb;
 use crate::api::convert::games::{first_mover_from_pb, seat_from_pb};
 use crate::api::convert::{bounded, position, request_id, variant};
 use crate::api::ApiError;
 use crate::games::record::FirstMoverChoice;
-use crate::games::{Host, NewGame};
+use crate::games::{Host, NewGame, PlayOptions};
 use crate::proto as pb;
 use crate::search::Caps;
 
@@ -39,8 +40,9 @@ pub async fn new_game(host: &Host, caps: &Caps, request: &pb::CreateGameRequest)
         seat_from_pb("white", request.white.as_ref(), "", caps)?,
         seat_from_pb("black", request.black.as_ref(), "", caps)?,
     ];
+    let play = play_options(request.options.as_ref())?;
     let request_id = request_id("request_id", &request.request_id)?;
-    Ok(crate::games::new_game(host, &game, choice, seats, request_id.as_deref()).await?)
+    Ok(crate::games::new_game(host, &game, choice, seats, play, request_id.as_deref()).await?)
 }
 
 /// `ImportGame`.
@@ -56,8 +58,17 @@ pub async fn import_game(
         seat_from_pb("white", request.white.as_ref(), tag("White"), caps)?,
         seat_from_pb("black", request.black.as_ref(), tag("Black"), caps)?,
     ];
+    let play = play_options(request.options.as_ref())?;
     let request_id = request_id("request_id", &request.request_id)?;
-    Ok(crate::games::import_game(host, &record, seats, request_id.as_deref()).await?)
+    Ok(crate::games::import_game(host, &record, seats, play, request_id.as_deref()).await?)
+}
+
+/// The clock and takebacks of a request's options.
+fn play_options(options: Option<&pb::GameOptions>) -> Result<PlayOptions, ApiError> {
+    Ok(PlayOptions {
+        time_control: time_control_from_pb(options.and_then(|o| o.time_control.as_ref()))?,
+        takebacks: options.is_some_and(|o| o.takebacks),
+    })
 }
 
 /// The one game of PDN `text` (field `pdn`), its variant `variant` if its tags do not say (0:

@@ -1,4 +1,4 @@
-//! `ListGames`: games newest first, filtered by variant and state, a page at a time. The page
+//! `ListGames`: games newest first, filtered by variant, state and end reason, a page at a time. The page
 //! token is opaque to clients: the creation time and id of the last game of the page, hex-encoded.
 
 use crate::api::convert::games::game_to_pb;
@@ -20,6 +20,7 @@ pub async fn list_games(host: &Host, request: &pb::ListGamesRequest) -> Result<p
     let filter = ListFilter {
         variant: (request.variant != 0).then(|| variant("variant", request.variant)).transpose()?,
         state: state_filter(request.state)?,
+        reason: reason_filter(request)?,
     };
     let page_size = match request.page_size {
         0 => DEFAULT_PAGE_SIZE,
@@ -47,8 +48,29 @@ fn state_filter(value: i32) -> Result<Option<GameStateKind>, ApiError> {
         Ok(State::Ongoing) => Ok(Some(GameStateKind::Ongoing)),
         Ok(State::Won) => Ok(Some(GameStateKind::Won)),
         Ok(State::Drawn) => Ok(Some(GameStateKind::Drawn)),
+        Ok(State::Aborted) => Ok(Some(GameStateKind::Aborted)),
         Err(_) => Err(ApiError::invalid("state", format!("no such state: {value}"))),
     }
+}
+
+/// The one end reason the request filters on (a win, draw or abort reason), by its stored name:
+/// the enum value's name without its prefix, in lower case (`WIN_REASON_TIME`: `time`).
+fn reason_filter(request: &pb::ListGamesRequest) -> Result<Option<String>, ApiError> {
+    let given = [
+        ("win_reason", request.win_reason, pb::WinReason::try_from(request.win_reason).ok().map(|r| r.as_str_name())),
+        ("draw_reason", request.draw_reason, pb::DrawReason::try_from(request.draw_reason).ok().map(|r| r.as_str_name())),
+        ("abort_reason", request.abort_reason, pb::AbortReason::try_from(request.abort_reason).ok().map(|r| r.as_str_name())),
+    ];
+    let mut chosen = None;
+    for (field, value, name) in given.into_iter().filter(|(_, value, _)| *value != 0) {
+        let name = name.ok_or_else(|| ApiError::invalid(field, format!("no such reason: {value}")))?;
+        if chosen.is_some() {
+            return Err(ApiError::invalid(field, "filter on one reason at most: a game ends for one reason"));
+        }
+        let (_, short) = name.split_once("_REASON_").unwrap_or(("", name));
+        chosen = Some(short.to_lowercase());
+    }
+    Ok(chosen)
 }
 
 fn encode_token(cursor: &PageCursor) -> String {

@@ -17,6 +17,7 @@ use tonic::{Request, Response, Status};
 use super::convert::games::{game_id, game_name, game_to_pb, played_to_pb, seat_label, watch_event_to_pb};
 use super::convert::{bounded, request_id};
 use super::ApiError;
+use crate::games::clock::TimingPolicy;
 use crate::games::record::EventKind;
 use crate::games::{answer_text, Acted, Action, Actor, Expected, Host, Hub, NewGame, Said};
 use crate::proto::game_service_server::GameService;
@@ -37,6 +38,8 @@ pub struct GameSettings {
     pub max_pdn_bytes: usize,
     /// How long a quiet WatchGame stream waits before a keep-alive message.
     pub keep_alive: Duration,
+    /// The waiting times new games get (first move, abandonment).
+    pub timing: TimingPolicy,
 }
 
 /// The game service.
@@ -104,6 +107,23 @@ fn simple(kind: EventKind, text: &str) -> Action {
     Action { kind, said: Said::Text(text.to_string()), expected: Expected::default(), request_id: None }
 }
 
+/// An action that insists on a state (`expected_ply`, `etag`) and may carry a request id.
+fn checked_action(
+    kind: EventKind,
+    text: &str,
+    expected_ply: Option<u32>,
+    etag: &str,
+    id: &str,
+) -> Result<Action, ApiError> {
+    let etag = bounded("etag", etag, MAX_ETAG)?;
+    Ok(Action {
+        kind,
+        said: Said::Text(text.to_string()),
+        expected: Expected { ply: expected_ply, etag: (!etag.is_empty()).then(|| etag.to_string()) },
+        request_id: request_id("request_id", id)?,
+    })
+}
+
 /// The game as an action left it.
 fn game_of(acted: &Acted) -> Option<pb::Game> {
     Some(game_to_pb(&acted.stored, &acted.replayed))
@@ -137,13 +157,8 @@ impl GameService for GameApi {
 
     async fn make_move(&self, request: Request<pb::MakeMoveRequest>) -> Result<Response<pb::MakeMoveResponse>, Status> {
         let body = request.get_ref();
-        let etag = bounded("etag", &body.etag, MAX_ETAG)?;
-        let action = Action {
-            kind: EventKind::Move,
-            said: Said::Text(bounded("notation", &body.notation, MAX_NOTATION)?.to_string()),
-            expected: Expected { ply: body.expected_ply, etag: (!etag.is_empty()).then(|| etag.to_string()) },
-            request_id: request_id("request_id", &body.request_id)?,
-        };
+        let notation = bounded("notation", &body.notation, MAX_NOTATION)?;
+        let action = checked_action(EventKind::Move, notation, body.expected_ply, &body.etag, &body.request_id)?;
         let acted = self.act(request, |r| &r.name, action).await?;
         Ok(Response::new(pb::MakeMoveResponse { r#move: played_to_pb(&acted), game: game_of(&acted) }))
     }
@@ -168,6 +183,36 @@ impl GameService for GameApi {
         let answer = answer_text(request.get_ref().accept);
         let acted = self.act(request, |r| &r.name, simple(EventKind::AnswerDraw, answer)).await?;
         Ok(Response::new(pb::AnswerDrawResponse { game: game_of(&acted) }))
+    }
+
+    async fn abort_game(
+        &self,
+        request: Request<pb::AbortGameRequest>,
+    ) -> Result<Response<pb::AbortGameResponse>, Status> {
+        let reason = crate::games::AbortReason::Seat.name();
+        let acted = self.act(request, |r| &r.name, simple(EventKind::Abort, reason)).await?;
+        Ok(Response::new(pb::AbortGameResponse { game: game_of(&acted) }))
+    }
+
+    async fn offer_takeback(
+        &self,
+        request: Request<pb::OfferTakebackRequest>,
+    ) -> Result<Response<pb::OfferTakebackResponse>, Status> {
+        let body = request.get_ref();
+        let action = checked_action(EventKind::OfferTakeback, "", body.expected_ply, &body.etag, &body.request_id)?;
+        let acted = self.act(request, |r| &r.name, action).await?;
+        Ok(Response::new(pb::OfferTakebackResponse { game: game_of(&acted) }))
+    }
+
+    async fn answer_takeback(
+        &self,
+        request: Request<pb::AnswerTakebackRequest>,
+    ) -> Result<Response<pb::AnswerTakebackResponse>, Status> {
+        let body = request.get_ref();
+        let answer = answer_text(body.accept);
+        let action = checked_action(EventKind::AnswerTakeback, answer, body.expected_ply, &body.etag, &body.request_id)?;
+        let acted = self.act(request, |r| &r.name, action).await?;
+        Ok(Response::new(pb::AnswerTakebackResponse { game: game_of(&acted) }))
     }
 
     async fn request_move_count(
@@ -196,15 +241,22 @@ impl GameService for GameApi {
         let id = game_id(&request.get_ref().name)?;
         let (stored, replayed) = self.host.load(id).await.map_err(ApiError::from)?;
         let header = &stored.header;
-        let tags = [
+        let mut tags = vec![
             ("Event", "Damiera game".to_string()),
             ("Site", game_name(id)),
             ("Date", pdn_date(header.created_at_ms)),
             ("White", seat_label(header, damiera_engine::Color::White)),
             ("Black", seat_label(header, damiera_engine::Color::Black)),
-        ]
-        .map(|(name, value)| (name.to_string(), value));
-        Ok(Response::new(pb::ExportPdnResponse { pdn: pdn::write_game(&replayed.game, &tags) }))
+            ("TimeControl", header.timing.control.pdn_tag()),
+        ];
+        if let Some(reason) = replayed.aborted {
+            // Aborted: no result; the reason says why.
+            tags.push(("Termination", format!("aborted ({})", reason.name())));
+        }
+        let tags: Vec<_> = tags.into_iter().map(|(name, value)| (name.to_string(), value)).collect();
+        let clocks: Vec<String> =
+            replayed.move_clocks_ms.iter().map(|left| left.map(pdn_clock).unwrap_or_default()).collect();
+        Ok(Response::new(pb::ExportPdnResponse { pdn: pdn::write_annotated_game(&replayed.game, &tags, &clocks) }))
     }
 
     async fn import_game(
@@ -224,6 +276,13 @@ impl GameService for GameApi {
     ) -> Result<Response<Self::ReviewGameStream>, Status> {
         Ok(Response::new(self.reviewer.start(request.get_ref()).await?))
     }
+}
+
+/// A `%clock` comment: the mover's time left after its move, `[%clock 0:02:58.3]`.
+fn pdn_clock(left_ms: i64) -> String {
+    let tenths = left_ms.max(0) / 100;
+    let (hours, minutes, seconds) = (tenths / 36_000, tenths / 600 % 60, tenths / 10 % 60);
+    format!("[%clock {hours}:{minutes:02}:{seconds:02}.{}]", tenths % 10)
 }
 
 /// A PDN date, `YYYY.MM.DD`.

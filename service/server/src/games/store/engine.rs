@@ -62,7 +62,7 @@ impl Store {
             .execute(&mut *transaction)
             .await?;
         if released.rows_affected() == 1 {
-            self.commit(transaction, id, version).await
+            self.commit(transaction, id, version, None).await
         } else {
             Ok(transaction.rollback().await?)
         }

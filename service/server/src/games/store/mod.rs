@@ -18,6 +18,7 @@
 //! # Ok(()) }
 //! ```
 
+mod deadlines;
 mod engine;
 mod error;
 mod postgres;
@@ -54,6 +55,10 @@ pub struct Store {
     changes: broadcast::Sender<Change>,
     /// The PostgreSQL LISTEN task, stopped when the store is dropped.
     _listener: Option<postgres::Listener>,
+    /// The database's URL (it may hold a password: never shown).
+    url: String,
+    /// This replica's hold on the service ([`Store::join_service`]).
+    service_lock: deadlines::ServiceLock,
 }
 
 impl std::fmt::Debug for Store {
@@ -78,6 +83,9 @@ pub struct Change {
     pub game_id: String,
     /// Its version (number of events) after the change.
     pub version: u64,
+    /// When it ends by itself after the change, if it does; `None` also when the change did not
+    /// touch its deadline (a released lease).
+    pub deadline_ms: Option<i64>,
 }
 
 /// What [`Store::create`] did.
@@ -108,6 +116,8 @@ pub struct ListFilter {
     pub variant: Option<Variant>,
     /// Only games in this state.
     pub state: Option<GameStateKind>,
+    /// Only games that ended for this reason (a win, draw or abort reason's name).
+    pub reason: Option<String>,
 }
 
 /// Where a page of [`Store::list`] ends: the last game it holds. Games are listed by creation
@@ -153,7 +163,14 @@ impl Store {
             Backend::Sqlite => None,
             Backend::Postgres => Some(postgres::Listener::start(url, changes.clone()).await?),
         };
-        Ok(Store { pool, backend, changes, _listener: listener })
+        Ok(Store {
+            pool,
+            backend,
+            changes,
+            _listener: listener,
+            url: url.to_owned(),
+            service_lock: deadlines::ServiceLock::default(),
+        })
     }
 
     /// The database behind this store.

@@ -15,18 +15,19 @@ use tokio::task::JoinHandle;
 
 use super::{Change, StoreError};
 
-/// The NOTIFY channel; the payload is `<game id> <version>`.
+/// The NOTIFY channel; the payload is `<game id> <version> <deadline ms or ->`.
 const CHANNEL: &str = "damiera_games";
 
 /// How long the listener waits before it tries to connect again.
 const RECONNECT_DELAY: Duration = Duration::from_secs(1);
 
-/// Announces, when the transaction on `connection` commits, that game `id` is at `version`.
-pub(super) async fn notify(connection: &mut AnyConnection, id: &str, version: u64) -> Result<(), StoreError> {
+/// Announces `change` when the transaction on `connection` commits.
+pub(super) async fn notify(connection: &mut AnyConnection, change: &Change) -> Result<(), StoreError> {
+    let deadline = change.deadline_ms.map_or_else(|| "-".to_string(), |ms| ms.to_string());
     // pg_notify returns `void`, which the Any driver cannot decode: select a number instead.
     sqlx::query("SELECT 1 FROM (SELECT pg_notify($1, $2)) AS notified")
         .bind(CHANNEL)
-        .bind(format!("{id} {version}"))
+        .bind(format!("{} {} {deadline}", change.game_id, change.version))
         .execute(connection)
         .await?;
     Ok(())
@@ -92,9 +93,14 @@ async fn reconnect(url: &str) -> PgListener {
     }
 }
 
-/// The change in a notification's payload, `<game id> <version>`. The id comes first and may
-/// hold spaces; the version is what follows the last one.
+/// The change in a notification's payload, `<game id> <version> <deadline or ->`. The id comes
+/// first and may hold spaces; the version and the deadline are the last two words.
 fn parse(payload: &str) -> Option<Change> {
-    let (game_id, version) = payload.rsplit_once(' ')?;
-    Some(Change { game_id: game_id.to_owned(), version: version.parse().ok()? })
+    let (rest, deadline) = payload.rsplit_once(' ')?;
+    let (game_id, version) = rest.rsplit_once(' ')?;
+    let deadline_ms = match deadline {
+        "-" => None,
+        ms => Some(ms.parse().ok()?),
+    };
+    Some(Change { game_id: game_id.to_owned(), version: version.parse().ok()?, deadline_ms })
 }

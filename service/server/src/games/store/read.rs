@@ -54,7 +54,7 @@ impl Store {
         let sql = format!(
             "SELECT {HEADER_COLUMNS} FROM games \
              WHERE ($1 IS NULL OR variant = $1) AND ($2 IS NULL OR state = $2) \
-             AND ($3 IS NULL OR (created_at_ms, id) < ($3, $4)) \
+             AND ($3 IS NULL OR (created_at_ms, id) < ($3, $4)) AND ($6 IS NULL OR reason = $6) \
              ORDER BY created_at_ms DESC, id DESC LIMIT $5"
         );
         let header_rows = sqlx::query(&sql)
@@ -63,6 +63,7 @@ impl Store {
             .bind(after.map(|cursor| cursor.created_at_ms))
             .bind(after.map(|cursor| cursor.id.as_str()))
             .bind(i64::from(limit))
+            .bind(filter.reason.as_deref())
             .fetch_all(&self.pool)
             .await?;
         let headers = header_rows.iter().map(rows::header).collect::<Result<Vec<_>, _>>()?;

@@ -8,11 +8,12 @@ use sqlx::any::AnyRow;
 use sqlx::Row;
 
 use super::StoreError;
+use crate::games::clock::Timing;
 use crate::games::record::{color_from_name, Event, EventKind, FirstMoverChoice, GameHeader, SeatSpec};
 
 /// The `games` columns that make a [`GameHeader`], in the order [`header`] reads them.
 pub(super) const HEADER_COLUMNS: &str = "id, variant, start_fen, forfeit_on_capture_fault, first_mover, \
-     white_seat, black_seat, white_token_hash, black_token_hash, created_at_ms";
+     white_seat, black_seat, white_token_hash, black_token_hash, created_at_ms, timing, takebacks";
 
 /// The `events` columns that make an [`Event`], after the game id and sequence number.
 pub(super) const EVENT_COLUMNS: &str = "game_id, seq, kind, color, text, at_ms, request_id";
@@ -25,6 +26,7 @@ pub(super) fn header(row: &AnyRow) -> Result<GameHeader, StoreError> {
     let first_mover: String = row.try_get("first_mover")?;
     let white: String = row.try_get("white_seat")?;
     let black: String = row.try_get("black_seat")?;
+    let timing: String = row.try_get("timing")?;
     Ok(GameHeader {
         variant: Variant::from_str(&variant).map_err(|_| corrupt("variant", &variant))?,
         start_fen: row.try_get("start_fen")?,
@@ -36,6 +38,8 @@ pub(super) fn header(row: &AnyRow) -> Result<GameHeader, StoreError> {
         white_token_hash: row.try_get("white_token_hash")?,
         black_token_hash: row.try_get("black_token_hash")?,
         created_at_ms: row.try_get("created_at_ms")?,
+        timing: serde_json::from_str::<Timing>(&timing).map_err(|_| corrupt("timing", &timing))?,
+        takebacks: flag(row.try_get("takebacks")?).ok_or_else(|| corrupt("takebacks", "not 0 or 1"))?,
         id,
     })
 }

@@ -37,7 +37,7 @@ impl Store {
         for (seq, event) in (1_i64..).zip(events) {
             insert_event(&mut transaction, &header.id, seq, event).await?;
         }
-        self.commit(transaction, &header.id, version).await?;
+        self.commit(transaction, &header.id, version, summary.deadline_ms).await?;
         Ok(Created::New)
     }
 
@@ -80,7 +80,7 @@ impl Store {
         // so a concurrent append waits here and then finds the version moved on.
         let bumped = sqlx::query(
             "UPDATE games SET version = $3, ply = $4, state = $5, engine_due = $6, updated_at_ms = $7, \
-             engine_lease_until_ms = 0 WHERE id = $1 AND version = $2",
+             deadline_ms = $8, reason = $9, engine_lease_until_ms = 0 WHERE id = $1 AND version = $2",
         )
         .bind(id)
         .bind(version - 1)
@@ -89,6 +89,8 @@ impl Store {
         .bind(summary.state.name())
         .bind(stored_flag(summary.engine_due))
         .bind(summary.updated_at_ms)
+        .bind(summary.deadline_ms)
+        .bind(summary.reason)
         .execute(&mut *transaction)
         .await?;
         let inserted = match bumped.rows_affected() {
@@ -97,7 +99,7 @@ impl Store {
         };
         match inserted {
             Some(Ok(())) => {
-                self.commit(transaction, id, expected_version + 1).await?;
+                self.commit(transaction, id, expected_version + 1, summary.deadline_ms).await?;
                 Ok(Appended::Done)
             }
             Some(Err(error)) if !is_unique_violation(&error) => Err(error.into()),
@@ -119,21 +121,24 @@ impl Store {
         Ok(transaction)
     }
 
-    /// Commits a change of game `id` to `version`, and tells the subscribers: on PostgreSQL with
-    /// NOTIFY in the transaction (every replica hears it at commit), on SQLite after the commit.
+    /// Commits a change of game `id` to `version` (with its new deadline, if it has one), and
+    /// tells the subscribers: on PostgreSQL with NOTIFY in the transaction (every replica hears it
+    /// at commit), on SQLite after the commit.
     pub(super) async fn commit(
         &self,
         mut transaction: Transaction<'static, Any>,
         id: &str,
         version: u64,
+        deadline_ms: Option<i64>,
     ) -> Result<(), StoreError> {
+        let change = super::Change { game_id: id.to_owned(), version, deadline_ms };
         if self.backend == Backend::Postgres {
-            postgres::notify(&mut transaction, id, version).await?;
+            postgres::notify(&mut transaction, &change).await?;
         }
         transaction.commit().await?;
         if self.backend == Backend::Sqlite {
             // An error only means that nobody is subscribed.
-            let _ = self.changes.send(super::Change { game_id: id.to_owned(), version });
+            let _ = self.changes.send(change);
         }
         Ok(())
     }
@@ -163,8 +168,8 @@ async fn insert_game(
     sqlx::query(
         "INSERT INTO games (id, variant, start_fen, forfeit_on_capture_fault, first_mover, white_seat, \
          black_seat, white_token_hash, black_token_hash, created_at_ms, request_id, version, ply, state, \
-         engine_due, engine_lease_until_ms, updated_at_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0, $16)",
+         engine_due, engine_lease_until_ms, updated_at_ms, timing, takebacks, deadline_ms, reason) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0, $16, $17, $18, $19, $20)",
     )
     .bind(header.id.as_str())
     .bind(header.variant.name())
@@ -182,6 +187,10 @@ async fn insert_game(
     .bind(summary.state.name())
     .bind(stored_flag(summary.engine_due))
     .bind(summary.updated_at_ms)
+    .bind(serde_json::to_string(&header.timing).expect("a timing (numbers and names) always serializes"))
+    .bind(stored_flag(header.takebacks))
+    .bind(summary.deadline_ms)
+    .bind(summary.reason)
     .execute(connection)
     .await?;
     Ok(())
