@@ -291,8 +291,7 @@ impl Game {
             Outcome::Win {
                 reason: WinReason::Resignation | WinReason::CaptureFault | WinReason::Time | WinReason::Abandonment,
                 ..
-            }
-                | Outcome::Draw { reason: DrawReason::Agreement }
+            } | Outcome::Draw { reason: DrawReason::Agreement }
         );
         if declared {
             let ending = std::mem::replace(&mut self.outcome, Outcome::Ongoing);

@@ -11,6 +11,7 @@ use std::sync::{Arc, Once};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use damiera_engine::{Color, Variant};
+use damiera_server::games::clock::Timing;
 use damiera_server::games::record::{
     Event, EventKind, FirstMoverChoice, GameHeader, GameStateKind, SeatSpec, StoredGame, Summary,
 };
@@ -139,11 +140,13 @@ fn header(id: &str, variant: Variant, created_at_ms: i64) -> GameHeader {
         white_token_hash: Some("aa".repeat(32)),
         black_token_hash: None,
         created_at_ms,
+        timing: Timing::default(),
+        takebacks: false,
     }
 }
 
 fn summary(state: GameStateKind, engine_due: bool, updated_at_ms: i64) -> Summary {
-    Summary { ply: 0, state, engine_due, updated_at_ms }
+    Summary { ply: 0, state, engine_due, updated_at_ms, deadline_ms: None, reason: "" }
 }
 
 fn ongoing() -> Summary {
@@ -286,13 +289,14 @@ async fn list_filters_and_pages(db: &TestDb) {
     let third = store.list(&everything, 2, Some(&cursor(&second))).await.expect("list");
     assert_eq!(ids(&third), ["a"]);
 
-    let italian = ListFilter { variant: Some(Variant::Italian), state: None };
+    let italian = ListFilter { variant: Some(Variant::Italian), ..ListFilter::default() };
     assert_eq!(ids(&store.list(&italian, 10, None).await.expect("list")), ["e", "c", "a"]);
-    let ongoing_italian = ListFilter { variant: Some(Variant::Italian), state: Some(GameStateKind::Ongoing) };
+    let ongoing_italian =
+        ListFilter { variant: Some(Variant::Italian), state: Some(GameStateKind::Ongoing), reason: None };
     let page = store.list(&ongoing_italian, 1, None).await.expect("list");
     assert_eq!(ids(&page), ["e"]);
     assert_eq!(ids(&store.list(&ongoing_italian, 1, Some(&cursor(&page))).await.expect("list")), ["a"]);
-    let won = ListFilter { variant: None, state: Some(GameStateKind::Won) };
+    let won = ListFilter { state: Some(GameStateKind::Won), ..ListFilter::default() };
     assert_eq!(ids(&store.list(&won, 10, None).await.expect("list")), ["b"]);
 }
 
@@ -337,10 +341,10 @@ async fn subscribers_hear_changes(db: &TestDb) {
     let store = db.open().await;
     let mut changes = store.subscribe();
     create(&store, &header("g1", Variant::Italian, 1)).await;
-    assert_eq!(next_change(&mut changes).await, Change { game_id: "g1".to_owned(), version: 0 });
+    assert_eq!(next_change(&mut changes).await, Change { game_id: "g1".to_owned(), version: 0, deadline_ms: None });
     let event = a_move("22-18", Color::White, None);
     store.append("g1", 0, &event, &ongoing()).await.expect("append");
-    assert_eq!(next_change(&mut changes).await, Change { game_id: "g1".to_owned(), version: 1 });
+    assert_eq!(next_change(&mut changes).await, Change { game_id: "g1".to_owned(), version: 1, deadline_ms: None });
 
     if store.backend() == Backend::Postgres {
         // Another replica on the same database hears the changes made through this one.
@@ -348,8 +352,11 @@ async fn subscribers_hear_changes(db: &TestDb) {
         let mut replica_changes = replica.subscribe();
         let event = a_move("10-14", Color::Black, None);
         store.append("g1", 1, &event, &ongoing()).await.expect("append");
-        assert_eq!(next_change(&mut replica_changes).await, Change { game_id: "g1".to_owned(), version: 2 });
-        assert_eq!(next_change(&mut changes).await, Change { game_id: "g1".to_owned(), version: 2 });
+        assert_eq!(
+            next_change(&mut replica_changes).await,
+            Change { game_id: "g1".to_owned(), version: 2, deadline_ms: None }
+        );
+        assert_eq!(next_change(&mut changes).await, Change { game_id: "g1".to_owned(), version: 2, deadline_ms: None });
     }
 }
 

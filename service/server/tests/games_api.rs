@@ -153,6 +153,7 @@ async fn a_created_game_reads_back_and_lists(backend: Backend) {
         state: state as i32,
         page_size,
         page_token: page_token.to_string(),
+        ..Default::default()
     };
     let names =
         |response: &pb::ListGamesResponse| response.games.iter().map(|g| g.name.clone()).collect::<Vec<String>>();
@@ -430,7 +431,7 @@ async fn the_turkish_options_apply(backend: Backend) {
     let Some(server) = start(backend, &[]).await else { return };
     let mut games = server.games().await;
     let options = |first_mover: pb::FirstMover, forfeit| {
-        Some(GameOptions { first_mover: first_mover as i32, forfeit_on_capture_fault: forfeit })
+        Some(GameOptions { first_mover: first_mover as i32, forfeit_on_capture_fault: forfeit, ..Default::default() })
     };
     let black_first =
         CreateGameRequest { variant: TURKISH, options: options(pb::FirstMover::Black, false), ..Default::default() };

@@ -36,12 +36,7 @@ pub fn write_annotated_game(game: &Game, tags: &[(String, String)], comments: &[
 }
 
 /// [`write_annotated_game`] with the result decided by the caller (`None`: the game's outcome).
-pub(super) fn write(
-    game: &Game,
-    tags: &[(String, String)],
-    result: Option<GameResult>,
-    comments: &[String],
-) -> String {
+pub(super) fn write(game: &Game, tags: &[(String, String)], result: Option<GameResult>, comments: &[String]) -> String {
     let result = result.unwrap_or_else(|| GameResult::from_outcome(game.outcome()));
     let mut out = String::new();
     for name in STANDARD_TAGS {

@@ -309,7 +309,10 @@ mod tests {
         clocks.moved(Color::White, 2_000, true);
         clocks.moved(Color::Black, 3_000, true);
         let week = 7 * DAY_MS as i64;
-        assert_eq!(clocks.deadline(Color::White).map(|d| (d.at_ms, d.kind)), Some((3_000 + week, DeadlineKind::Abandonment)));
+        assert_eq!(
+            clocks.deadline(Color::White).map(|d| (d.at_ms, d.kind)),
+            Some((3_000 + week, DeadlineKind::Abandonment))
+        );
     }
 
     #[test]

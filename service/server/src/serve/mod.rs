@@ -23,8 +23,8 @@ use tonic_web::GrpcWebLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::api::{EngineApi, GameApi, GameSettings, RulesApi};
-use crate::games::store::Store;
 use crate::games::clock::TimingPolicy;
+use crate::games::store::Store;
 use crate::games::{EngineSeats, Host, Hub, Referee};
 use crate::proto::engine_service_server::EngineServiceServer;
 use crate::proto::game_service_server::GameServiceServer;

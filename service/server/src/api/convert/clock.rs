@@ -37,16 +37,20 @@ pub fn time_control_from_pb(time_control: Option<&pb::TimeControl>) -> Result<Ti
                     let field = format!("{field}.fischer.increment");
                     let increment = duration(&field, value)?;
                     if increment > MAX_INCREMENT {
-                        return Err(ApiError::over_limit(field, format!("{increment:?}"), format!("{MAX_INCREMENT:?}")));
+                        return Err(ApiError::over_limit(
+                            field,
+                            format!("{increment:?}"),
+                            format!("{MAX_INCREMENT:?}"),
+                        ));
                     }
                     increment
                 }
             };
             TimeControl::Fischer { base_ms: millis(base), increment_ms: millis(increment) }
         }
-        Kind::PerMove(per_move) => {
-            TimeControl::PerMove { move_ms: millis(time_field(&format!("{field}.per_move"), Some(per_move), MAX_TIME)?) }
-        }
+        Kind::PerMove(per_move) => TimeControl::PerMove {
+            move_ms: millis(time_field(&format!("{field}.per_move"), Some(per_move), MAX_TIME)?),
+        },
         Kind::DaysPerMove(days) => {
             let field = format!("{field}.days_per_move");
             if *days == 0 {
@@ -97,7 +101,9 @@ pub fn clock_to_pb(replayed: &Replayed, now_ms: i64) -> pb::Clock {
     let to_move = replayed.to_move();
     let over = replayed.is_over();
     let left = |color: Color| {
-        let left = if over { replayed.clocks.left_at(color, color.opposite(), now_ms) } else {
+        let left = if over {
+            replayed.clocks.left_at(color, color.opposite(), now_ms)
+        } else {
             replayed.clocks.left_at(color, to_move, now_ms)
         };
         left.map(|ms| duration_to_pb(Duration::from_millis(ms as u64)))
@@ -109,7 +115,9 @@ pub fn clock_to_pb(replayed: &Replayed, now_ms: i64) -> pb::Clock {
         black_time: left(Color::Black),
         running: if running { color_to_pb(to_move) } else { pb::Color::Unspecified }.into(),
         deadline: deadline.map(|deadline| timestamp(deadline.at_ms)),
-        deadline_kind: deadline.map_or(pb::DeadlineKind::Unspecified, |deadline| deadline_kind_to_pb(deadline.kind)).into(),
+        deadline_kind: deadline
+            .map_or(pb::DeadlineKind::Unspecified, |deadline| deadline_kind_to_pb(deadline.kind))
+            .into(),
         time: Some(timestamp(now_ms)),
     }
 }

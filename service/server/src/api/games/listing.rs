@@ -58,8 +58,16 @@ fn state_filter(value: i32) -> Result<Option<GameStateKind>, ApiError> {
 fn reason_filter(request: &pb::ListGamesRequest) -> Result<Option<String>, ApiError> {
     let given = [
         ("win_reason", request.win_reason, pb::WinReason::try_from(request.win_reason).ok().map(|r| r.as_str_name())),
-        ("draw_reason", request.draw_reason, pb::DrawReason::try_from(request.draw_reason).ok().map(|r| r.as_str_name())),
-        ("abort_reason", request.abort_reason, pb::AbortReason::try_from(request.abort_reason).ok().map(|r| r.as_str_name())),
+        (
+            "draw_reason",
+            request.draw_reason,
+            pb::DrawReason::try_from(request.draw_reason).ok().map(|r| r.as_str_name()),
+        ),
+        (
+            "abort_reason",
+            request.abort_reason,
+            pb::AbortReason::try_from(request.abort_reason).ok().map(|r| r.as_str_name()),
+        ),
     ];
     let mut chosen = None;
     for (field, value, name) in given.into_iter().filter(|(_, value, _)| *value != 0) {

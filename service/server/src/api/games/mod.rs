@@ -210,7 +210,8 @@ impl GameService for GameApi {
     ) -> Result<Response<pb::AnswerTakebackResponse>, Status> {
         let body = request.get_ref();
         let answer = answer_text(body.accept);
-        let action = checked_action(EventKind::AnswerTakeback, answer, body.expected_ply, &body.etag, &body.request_id)?;
+        let action =
+            checked_action(EventKind::AnswerTakeback, answer, body.expected_ply, &body.etag, &body.request_id)?;
         let acted = self.act(request, |r| &r.name, action).await?;
         Ok(Response::new(pb::AnswerTakebackResponse { game: game_of(&acted) }))
     }

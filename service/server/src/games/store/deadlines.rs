@@ -40,13 +40,12 @@ impl Store {
     /// The ids of every game with a deadline (ongoing, and ending by itself some day), after
     /// `after` in id order, at most `limit`.
     pub async fn games_with_deadline(&self, after: &str, limit: u32) -> Result<Vec<String>, StoreError> {
-        let ids = sqlx::query_scalar(
-            "SELECT id FROM games WHERE deadline_ms IS NOT NULL AND id > $1 ORDER BY id LIMIT $2",
-        )
-        .bind(after)
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
-        .await?;
+        let ids =
+            sqlx::query_scalar("SELECT id FROM games WHERE deadline_ms IS NOT NULL AND id > $1 ORDER BY id LIMIT $2")
+                .bind(after)
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
         Ok(ids)
     }
 
