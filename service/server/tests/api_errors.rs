@@ -94,6 +94,9 @@ fn examples() -> Vec<(ApiError, Expected)> {
         ),
         (ApiError::NoDrawOffer("no offer".into()), expect("NO_DRAW_OFFER", FailedPrecondition, None, &[])),
         (ApiError::MoveCountRefused("no king".into()), expect("MOVE_COUNT_REFUSED", FailedPrecondition, None, &[])),
+        (ApiError::TimeUp("white's clock ran out".into()), expect("TIME_UP", FailedPrecondition, None, &[])),
+        (ApiError::AbortRefused("too late".into()), expect("ABORT_REFUSED", FailedPrecondition, None, &[])),
+        (ApiError::TakebackRefused("off".into()), expect("TAKEBACK_REFUSED", FailedPrecondition, None, &[])),
         (ApiError::Contended("game changed 8 times".into()), expect("CONTENDED", Aborted, None, &[])),
         (ApiError::StoreUnavailable("down".into()), retried(expect("STORE_UNAVAILABLE", Unavailable, None, &[]))),
         (ApiError::ShuttingDown { from_ply: None }, expect("SHUTTING_DOWN", Unavailable, None, &[])),
@@ -131,6 +134,9 @@ fn covered(error: &ApiError) {
         | ApiError::DrawAlreadyOffered(_)
         | ApiError::NoDrawOffer(_)
         | ApiError::MoveCountRefused(_)
+        | ApiError::TimeUp(_)
+        | ApiError::AbortRefused(_)
+        | ApiError::TakebackRefused(_)
         | ApiError::StoreUnavailable(_)
         | ApiError::Contended(_)
         | ApiError::ShuttingDown { .. }

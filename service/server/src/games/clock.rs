@@ -68,7 +68,7 @@ impl TimeControl {
     /// The PDN `TimeControl` tag: `-` untimed, `180+2` (seconds), `1/30` for 30 s a move.
     pub fn pdn_tag(self) -> String {
         let seconds = |ms: u64| {
-            if ms % 1000 == 0 {
+            if ms.is_multiple_of(1000) {
                 (ms / 1000).to_string()
             } else {
                 format!("{:.3}", ms as f64 / 1000.0)
@@ -235,6 +235,15 @@ impl Clocks {
         for color in undone {
             let made = &mut self.moves_made[index(*color)];
             *made = made.saturating_sub(1);
+        }
+        self.turn_began_ms = at_ms;
+    }
+
+    /// The game ended at `at_ms` with `to_move` to move: its clock stops, charged for the turn.
+    pub fn stopped(&mut self, to_move: Color, at_ms: i64) {
+        if self.runs_for(to_move) {
+            let left = &mut self.left_ms[index(to_move)];
+            *left = (*left - (at_ms - self.turn_began_ms).max(0)).max(0);
         }
         self.turn_began_ms = at_ms;
     }

@@ -235,6 +235,10 @@ impl Replayed {
             }
             EventKind::AnswerTakeback => self.answer_takeback(color, text == ACCEPT, at_ms)?,
         };
+        if self.is_over() {
+            // The clock of the side to move stops, charged for its turn (a flag: to zero).
+            self.clocks.stopped(self.to_move(), at_ms);
+        }
         self.events += 1;
         if imported {
             self.hosted_from_ply = self.game.ply();
@@ -426,5 +430,77 @@ pub fn answer_text(accept: bool) -> &'static str {
         ACCEPT
     } else {
         DECLINE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use damiera_engine::{Variant, WinReason};
+
+    use super::*;
+    use crate::games::clock::{TimeControl, TimingPolicy};
+    use crate::games::record::{FirstMoverChoice, SeatSpec};
+
+    /// A game between two people under 1 s + 0, created at 0 ms.
+    fn one_second_game() -> Replayed {
+        let person = || SeatSpec::Person { display_name: String::new() };
+        let header = GameHeader {
+            id: "g".to_string(),
+            variant: Variant::Italian,
+            start_fen: Variant::Italian.start_fen().to_string(),
+            forfeit_on_capture_fault: false,
+            first_mover: FirstMoverChoice::White,
+            white: person(),
+            black: person(),
+            white_token_hash: None,
+            black_token_hash: None,
+            created_at_ms: 0,
+            timing: TimingPolicy::default().timing(TimeControl::Fischer { base_ms: 1_000, increment_ms: 0 }, 0),
+            takebacks: false,
+        };
+        let mut replayed = Replayed::start(&header).unwrap();
+        replayed.apply(EventKind::Move, Color::White, "22-18", 1_000).unwrap();
+        replayed.apply(EventKind::Move, Color::Black, "12-16", 2_000).unwrap();
+        replayed
+    }
+
+    #[test]
+    fn a_move_at_or_after_the_deadline_is_refused() {
+        let mut replayed = one_second_game();
+        let refused = replayed.apply(EventKind::Move, Color::White, "21-17", 3_000);
+        let Err(ActionError::Overdue(deadline)) = refused else { panic!("{refused:?}") };
+        assert_eq!((deadline.at_ms, deadline.kind, deadline.color), (3_000, DeadlineKind::Flag, Color::White));
+        assert_eq!(replayed.game.ply(), 2, "nothing changed");
+        replayed.apply(EventKind::Move, Color::White, "21-17", 2_999).unwrap();
+    }
+
+    #[test]
+    fn the_servers_ending_counts_only_at_its_deadline_and_for_its_seat() {
+        let mut replayed = one_second_game();
+        let early = replayed.apply(EventKind::Flag, Color::White, "", 2_999);
+        assert!(matches!(early, Err(ActionError::NotDue { kind: EventKind::Flag })), "{early:?}");
+        let wrong_seat = replayed.apply(EventKind::Flag, Color::Black, "", 3_000);
+        assert!(matches!(wrong_seat, Err(ActionError::NotDue { .. })), "{wrong_seat:?}");
+        let wrong_kind = replayed.apply(EventKind::Abandon, Color::White, "", 3_000);
+        assert!(matches!(wrong_kind, Err(ActionError::NotDue { .. })), "{wrong_kind:?}");
+        replayed.apply(EventKind::Flag, Color::White, "", 3_000).unwrap();
+        assert_eq!(replayed.game.outcome(), Outcome::Win { winner: Color::Black, reason: WinReason::Time });
+        assert_eq!(replayed.clocks.left_at(Color::White, Color::White, 5_000), Some(0));
+        assert_eq!(replayed.deadline(), None);
+    }
+
+    #[test]
+    fn a_seat_may_abort_only_until_each_side_has_moved() {
+        let mut replayed = one_second_game();
+        let refused = replayed.apply(EventKind::Abort, Color::White, AbortReason::Seat.name(), 2_500);
+        assert!(matches!(refused, Err(ActionError::TooLateToAbort)), "{refused:?}");
+    }
+
+    #[test]
+    fn a_resume_is_never_late_and_gives_the_turn_back() {
+        let mut replayed = one_second_game();
+        replayed.apply(EventKind::Resume, Color::White, "", 60_000).unwrap();
+        assert_eq!(replayed.deadline().map(|d| d.at_ms), Some(61_000));
+        replayed.apply(EventKind::Move, Color::White, "21-17", 60_900).unwrap();
     }
 }

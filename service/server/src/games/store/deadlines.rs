@@ -14,7 +14,7 @@ use tokio::sync::Mutex;
 use super::{Backend, Store, StoreError};
 
 /// The advisory lock every replica holds shared while it serves ("damiera" in ASCII).
-const SERVICE_LOCK: i64 = 0x6461_6d69_6572_61;
+const SERVICE_LOCK: i64 = 0x0064_616d_6965_7261;
 
 /// A replica's hold on the service.
 #[derive(Default)]
