@@ -48,8 +48,8 @@ HELP = "\n".join(
     [
         "Commands:",
         f"!new {'|'.join(variant_names())} [3+2|30s|3d] - start a game (resigning the one going "
-        "on): you play White, the engine Black; with a clock of minutes each + seconds per move, "
-        "seconds per move or days per move",
+        "on): you play White, the engine Black; optional clock: 3+2 is 3 min each + 2 s a move, "
+        "30s is 30 s a move, 3d is 3 days a move",
         "!move 22-18 - play a move, in full (22x13x6) or short (22x6); Turkish: c3-c4",
         "!board - show the board",
         "!hint - ask the engine for a good move",
@@ -193,7 +193,8 @@ class ChatBot:
         game = self._game_of(chat_id)
         state = game.get().state
         to_move = "your move" if state.position.side_to_move == game.seat else "the engine's move"
-        status = format_status(state.status, state.abort_reason) if is_over(state.status) else to_move
+        over = is_over(state.status)
+        status = format_status(state.status, state.abort_reason) if over else to_move
         return self._with_board(game, state, f"After {state.ply} plies: {status}.")
 
     def _hint(self, chat_id: str, _argument: str) -> Reply:
@@ -306,7 +307,10 @@ def explain_refusal(error: DamieraError) -> str:
     if error.reason == "GAME_OVER":
         return GAME_OVER
     if error.reason == "TIME_UP":
-        return f"Your time ran out: you lost on time. Start another game with !new {variant_names()[0]}."
+        return (
+            "Your time ran out: you lost on time. "
+            f"Start another game with !new {variant_names()[0]}."
+        )
     if error.reason == "ABORT_REFUSED":
         return "Too late to abort: both sides have moved. !resign gives the game up."
     if error.code in TRANSPORT_FAILURES:

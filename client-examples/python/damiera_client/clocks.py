@@ -12,7 +12,9 @@ from google.protobuf import duration_pb2
 from damiera.v1 import game_service_pb2, types_pb2
 from damiera_client.formatting import color_name
 
-TIME_CONTROL_SYNTAX = "3+2 (minutes each + seconds added per move), 30s (per move) or 3d (days per move)"
+TIME_CONTROL_SYNTAX = (
+    "3+2 (minutes each + seconds added per move), 30s (per move) or 3d (days per move)"
+)
 
 
 def parse_time_control(text: str) -> game_service_pb2.TimeControl:

@@ -58,7 +58,8 @@ def format_status(
     "Aborted (no first move in time)" (a hosted game's `state.abort_reason`) or "Ongoing"."""
     if status.state == types_pb2.PositionStatus.STATE_WON:
         if status.win_reason in _LOSS_REASONS:
-            loser = types_pb2.COLOR_BLACK if status.winner == types_pb2.COLOR_WHITE else types_pb2.COLOR_WHITE
+            white_won = status.winner == types_pb2.COLOR_WHITE
+            loser = types_pb2.COLOR_BLACK if white_won else types_pb2.COLOR_WHITE
             reason = f"{color_name(loser)} {_LOSS_REASONS[status.win_reason]}"
         else:
             reason = _WIN_REASONS.get(status.win_reason, "unknown reason")

@@ -98,7 +98,9 @@ def test_new_needs_a_known_time_control(bot):
 def test_a_timed_game_shows_both_clocks(bot):
     reply = bot.handle("chat-clocks", "!new italian 3+2")
     # No clock runs before each side's first move.
-    assert reply.text == "New italian game (3+2). You play White: your move.\nWhite 3:00 · Black 3:00"
+    assert reply.text == (
+        "New italian game (3+2). You play White: your move.\nWhite 3:00 · Black 3:00"
+    )
     assert reply.board_text.splitlines() == ITALIAN_START_BOARD
     reply = bot.handle("chat-clocks", "!move 22-18")
     played, clocks = reply.text.splitlines()

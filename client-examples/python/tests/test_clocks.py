@@ -34,7 +34,12 @@ def test_other_text_is_not_a_time_control(text):
 
 @pytest.mark.parametrize(
     ("seconds", "nanos", "text"),
-    [(171, 900_000_000, "2:51"), (0, 0, "0:00"), (3_900, 0, "1:05:00"), (259_199, 0, "2d 23:59:59")],
+    [
+        (171, 900_000_000, "2:51"),
+        (0, 0, "0:00"),
+        (3_900, 0, "1:05:00"),
+        (259_199, 0, "2d 23:59:59"),
+    ],
 )
 def test_durations_are_written_in_whole_seconds(seconds, nanos, text):
     assert format_duration(duration_pb2.Duration(seconds=seconds, nanos=nanos)) == text
