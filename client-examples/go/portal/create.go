@@ -16,6 +16,8 @@ type CreateRequest struct {
 	Variant string      `json:"variant"`
 	White   SeatRequest `json:"white"`
 	Black   SeatRequest `json:"black"`
+	// TimeControl is the game's clock; absent: untimed.
+	TimeControl *TimeControlRequest `json:"time_control,omitempty"`
 }
 
 // SeatRequest says who sits at a seat: a person with a name, or the engine.
@@ -49,6 +51,12 @@ func (p *Portal) createGame(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "UNKNOWN_VARIANT", "variant: italian, triestina or turkish")
 		return
 	}
+	timeControl, ok := timeControlOf(body.TimeControl)
+	if !ok {
+		writeError(w, http.StatusBadRequest, "BAD_TIME_CONTROL",
+			"time_control: one of base_s (with increment_s), per_move_s or days_per_move")
+		return
+	}
 	key, ok := idempotencyKey(w, r)
 	if !ok {
 		return
@@ -64,6 +72,7 @@ func (p *Portal) createGame(w http.ResponseWriter, r *http.Request) {
 		Variant: variant,
 		White:   seatOf(body.White),
 		Black:   seatOf(body.Black),
+		Options: &damierav1.GameOptions{TimeControl: timeControl},
 		// The user's retry (same session, same Idempotency-Key) creates no second game.
 		RequestId: p.requestID("session "+session, key),
 	})

@@ -40,11 +40,14 @@ type StateView struct {
 	Ply        uint32 `json:"ply"`
 	FEN        string `json:"fen"`
 	SideToMove string `json:"side_to_move"`
-	// Result is "ongoing", "won" or "drawn"; Winner and Reason say more once it is not ongoing.
+	// Result is "ongoing", "won", "drawn" or "aborted"; Winner and Reason say more once it is not
+	// ongoing (a win on "time" or by "abandonment"; aborted by a "seat" or for "no_first_move").
 	Result    string `json:"result"`
 	Winner    string `json:"winner,omitempty"`
 	Reason    string `json:"reason,omitempty"`
 	DrawOffer string `json:"draw_offer,omitempty"`
+	// Clock is the clocks of a timed game; absent in an untimed one.
+	Clock *ClockView `json:"clock,omitempty"`
 }
 
 // UpdateView is a change to a game: the moves since the last event and the state after them.
@@ -109,6 +112,7 @@ func stateView(state *damierav1.GameState) StateView {
 		SideToMove: colorWord(state.GetPosition().GetSideToMove()),
 		Result:     enumWord(status.GetState().String(), "STATE_"),
 		DrawOffer:  colorWord(state.GetDrawOffer()),
+		Clock:      clockView(state.GetClock()),
 	}
 	switch status.GetState() {
 	case damierav1.PositionStatus_STATE_WON:
@@ -116,6 +120,8 @@ func stateView(state *damierav1.GameState) StateView {
 		view.Reason = enumWord(status.GetWinReason().String(), "WIN_REASON_")
 	case damierav1.PositionStatus_STATE_DRAWN:
 		view.Reason = enumWord(status.GetDrawReason().String(), "DRAW_REASON_")
+	case damierav1.PositionStatus_STATE_ABORTED:
+		view.Reason = enumWord(state.GetAbortReason().String(), "ABORT_REASON_")
 	}
 	return view
 }

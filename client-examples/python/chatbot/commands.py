@@ -1,5 +1,5 @@
-"""The bot's commands, `!new`, `!move`, `!board`, `!hint`, `!review`, `!resign` and `!help`, for
-any chat.
+"""The bot's commands, `!new`, `!move`, `!board`, `!hint`, `!review`, `!resign`, `!abort` and
+`!help`, for any chat.
 
 A person plays White in their chat's game and the engine plays Black on the server. Every answer
 that shows the board carries it twice, from RulesService.RenderPosition: as monospace text and as
@@ -7,6 +7,9 @@ a PNG. `!review` (also written `/review`, as chat platforms write commands) revi
 with GameService.ReviewGame and answers the faults of each side with the evaluation chart as a PNG.
 A refused command is answered in words, never with an exception. `!new` resigns the chat's game if
 it is still going on: a chat plays one game at a time, and none is left running forever.
+
+`!new italian 3+2` (or `30s` per move, `3d` per move) starts a game under a clock, which the server
+keeps: every answer that shows the board then says both clocks, as the server read them.
 """
 
 import threading
@@ -15,6 +18,12 @@ from collections.abc import Callable
 import grpc
 
 from damiera.v1 import game_service_pb2, rules_service_pb2, types_pb2
+from damiera_client.clocks import (
+    TIME_CONTROL_SYNTAX,
+    format_clocks,
+    format_time_control,
+    parse_time_control,
+)
 from damiera_client.connection import Services
 from damiera_client.errors import DamieraError, decode_error
 from damiera_client.formatting import format_score, format_status
@@ -38,13 +47,15 @@ REVIEW_LIMITS = search_limits(move_time_ms=100)
 HELP = "\n".join(
     [
         "Commands:",
-        f"!new {'|'.join(variant_names())} - start a game (resigning the one going on): "
-        "you play White, the engine Black",
+        f"!new {'|'.join(variant_names())} [3+2|30s|3d] - start a game (resigning the one going "
+        "on): you play White, the engine Black; optional clock: 3+2 is 3 min each + 2 s a move, "
+        "30s is 30 s a move, 3d is 3 days a move",
         "!move 22-18 - play a move, in full (22x13x6) or short (22x6); Turkish: c3-c4",
         "!board - show the board",
         "!hint - ask the engine for a good move",
         "!review (or /review) - a review of this game by the engine, with its chart",
         "!resign - give up this game",
+        "!abort - call this game off, before each side has made its first move",
         "!help - this list",
     ]
 )
@@ -94,6 +105,7 @@ class ChatBot:
             "hint": self._hint,
             "review": self._review,
             "resign": self._resign,
+            "abort": self._abort,
             "help": lambda _chat_id, _argument: Reply(HELP),
         }
 
@@ -130,10 +142,15 @@ class ChatBot:
         return game
 
     def _new(self, chat_id: str, argument: str) -> Reply:
+        variant_text, _, control_text = argument.partition(" ")
         try:
-            variant = parse_variant(argument)
+            variant = parse_variant(variant_text)
         except ValueError:
             return Reply(f"Which variant? !new {'|'.join(variant_names())}")
+        try:
+            time_control = parse_time_control(control_text) if control_text.strip() else None
+        except ValueError:
+            return Reply(f"Which time control? {TIME_CONTROL_SYNTAX}.")
         previous = self._games.get(chat_id)
         resigned = previous is not None and resign_if_ongoing(previous)
         game = HostedGame.create_against_engine(
@@ -141,12 +158,14 @@ class ChatBot:
             variant,
             engine=self._engine_limits,
             engine_level=self._engine_level,
+            time_control=time_control,
             # No display name: games are public to read, and a private chat's id is its person's
             # Telegram user id.
         )
         self._games.put(chat_id, game)
         state = game.get().state
-        text = f"New {variant_name(variant)} game. You play White: your move."
+        clock = f" ({format_time_control(time_control)})" if time_control else ""
+        text = f"New {variant_name(variant)} game{clock}. You play White: your move."
         if resigned:
             text = f"You resigned your previous game. {text}"
         return self._with_board(game, state, text)
@@ -164,7 +183,7 @@ class ChatBot:
             return Reply(f"{lines[0]} The engine's reply has not come yet: see !board in a moment.")
         lines += [f"The engine played {move.notation}." for move in turn.moves]
         lines.append(
-            f"Game over: {format_status(turn.state.status)}."
+            f"Game over: {format_status(turn.state.status, turn.state.abort_reason)}."
             if is_over(turn.state.status)
             else "Your move."
         )
@@ -174,7 +193,8 @@ class ChatBot:
         game = self._game_of(chat_id)
         state = game.get().state
         to_move = "your move" if state.position.side_to_move == game.seat else "the engine's move"
-        status = format_status(state.status) if is_over(state.status) else to_move
+        over = is_over(state.status)
+        status = format_status(state.status, state.abort_reason) if over else to_move
         return self._with_board(game, state, f"After {state.ply} plies: {status}.")
 
     def _hint(self, chat_id: str, _argument: str) -> Reply:
@@ -219,7 +239,13 @@ class ChatBot:
             game, finished.state, f"You resigned. {format_status(finished.state.status)}."
         )
 
+    def _abort(self, chat_id: str, _argument: str) -> Reply:
+        game = self._game_of(chat_id)
+        aborted = game.abort()
+        return self._with_board(game, aborted.state, "You aborted the game: it has no result.")
+
     def _with_board(self, game: HostedGame, state, text: str) -> Reply:
+        """`text`, then the clocks of a timed game on a line of their own, and the board."""
         request = rules_service_pb2.RenderPositionRequest(
             variant=game.variant,
             fen=state.position.fen,
@@ -227,6 +253,9 @@ class ChatBot:
             formats=[rules_service_pb2.IMAGE_FORMAT_TEXT, rules_service_pb2.IMAGE_FORMAT_PNG],
         )
         pictures = self._services.rules.RenderPosition(request)
+        clocks = format_clocks(state.clock)
+        if clocks:
+            text = f"{text}\n{clocks}"
         return Reply(text, board_text=pictures.text, board_png=pictures.png)
 
 
@@ -253,11 +282,12 @@ def format_counts(counts: game_service_pb2.JudgementCounts) -> str:
 
 
 def resign_if_ongoing(game: HostedGame) -> bool:
-    """Resigns `game` unless it is already over; True if it was resigned."""
+    """Resigns `game` unless it is already over (TIME_UP: it ended at its deadline just now); True
+    if it was resigned."""
     try:
         game.resign()
     except grpc.RpcError as error:
-        if decode_error(error).reason == "GAME_OVER":
+        if decode_error(error).reason in ("GAME_OVER", "TIME_UP"):
             return False
         raise
     return True
@@ -276,6 +306,13 @@ def explain_refusal(error: DamieraError) -> str:
         return "It is the engine's turn: wait for its move."
     if error.reason == "GAME_OVER":
         return GAME_OVER
+    if error.reason == "TIME_UP":
+        return (
+            "Your time ran out: you lost on time. "
+            f"Start another game with !new {variant_names()[0]}."
+        )
+    if error.reason == "ABORT_REFUSED":
+        return "Too late to abort: both sides have moved. !resign gives the game up."
     if error.code in TRANSPORT_FAILURES:
         return NOT_ANSWERING
     return f"The server refused that: {error.message}"

@@ -30,10 +30,11 @@ class Turn:
 
 
 def is_over(status: types_pb2.PositionStatus) -> bool:
-    """True once the game is won or drawn."""
+    """True once the game is won, drawn or aborted."""
     return status.state in (
         types_pb2.PositionStatus.STATE_WON,
         types_pb2.PositionStatus.STATE_DRAWN,
+        types_pb2.PositionStatus.STATE_ABORTED,
     )
 
 
@@ -61,16 +62,22 @@ class HostedGame:
         engine_level: int = 0,
         seat: "types_pb2.Color" = types_pb2.COLOR_WHITE,
         display_name: str = "",
+        time_control: game_service_pb2.TimeControl | None = None,
     ) -> "HostedGame":
         """Creates a game with the person at `seat` and the engine (level 1-20, 0: 20, searching
-        within `engine` limits) at the other. The request id makes a retried create safe."""
+        within `engine` limits) at the other, under `time_control` (None: untimed). The request
+        id makes a retried create safe."""
         person = game_service_pb2.Seat(person=game_service_pb2.Person(display_name=display_name))
         computer = game_service_pb2.Seat(
             engine=game_service_pb2.EngineSeat(level=engine_level, limits=engine)
         )
         white, black = (person, computer) if seat == types_pb2.COLOR_WHITE else (computer, person)
         request = game_service_pb2.CreateGameRequest(
-            variant=variant, white=white, black=black, request_id=str(uuid.uuid4())
+            variant=variant,
+            white=white,
+            black=black,
+            options=game_service_pb2.GameOptions(time_control=time_control),
+            request_id=str(uuid.uuid4()),
         )
         created = with_retries(lambda: services.games.CreateGame(request))
         token = created.white_token if seat == types_pb2.COLOR_WHITE else created.black_token
@@ -103,6 +110,12 @@ class HostedGame:
         """The seat resigns; the engine's side wins."""
         request = game_service_pb2.ResignRequest(name=self.name)
         return self.services.games.Resign(request, metadata=self._seat_metadata()).game
+
+    def abort(self) -> game_service_pb2.Game:
+        """The seat aborts the game, which ends with no result; refused (ABORT_REFUSED) once each
+        side has made its first move."""
+        request = game_service_pb2.AbortGameRequest(name=self.name)
+        return self.services.games.AbortGame(request, metadata=self._seat_metadata()).game
 
     def watch(self, from_ply: int | None = None, deadline: float | None = None):
         """The WatchGame stream: call it, iterate it, `cancel()` it when done."""

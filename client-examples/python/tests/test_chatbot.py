@@ -2,6 +2,7 @@
 
 import re
 import threading
+import time
 
 import grpc
 import pytest
@@ -49,6 +50,7 @@ def test_help_lists_every_command(bot):
         "!hint",
         "!review",
         "!resign",
+        "!abort",
         "!help",
     ]
     assert (reply.board_text, reply.board_png) == ("", b"")
@@ -63,7 +65,9 @@ def test_an_unknown_command_is_named_and_help_follows(bot):
     assert reply.text == f"I don't know the command '!castle'.\n{HELP}"
 
 
-@pytest.mark.parametrize("command", ["!board", "!move 22-18", "!hint", "!review", "/review", "!resign"])
+@pytest.mark.parametrize(
+    "command", ["!board", "!move 22-18", "!hint", "!review", "/review", "!resign", "!abort"]
+)
 def test_commands_before_a_game_say_there_is_none(bot, command):
     assert bot.handle("chat-without-game", command).text == NO_GAME
 
@@ -81,6 +85,60 @@ def test_new_game_answers_the_board_as_text_and_png(bot):
     assert reply.text == "New italian game. You play White: your move."
     assert reply.board_text.splitlines() == ITALIAN_START_BOARD
     assert reply.board_png.startswith(PNG_SIGNATURE)
+
+
+def test_new_needs_a_known_time_control(bot):
+    assert bot.handle("chat-control", "!new italian 3m").text == (
+        "Which time control? 3+2 (minutes each + seconds added per move), 30s (per move) "
+        "or 3d (days per move)."
+    )
+    assert bot.handle("chat-control", "!board").text == NO_GAME
+
+
+def test_a_timed_game_shows_both_clocks(bot):
+    reply = bot.handle("chat-clocks", "!new italian 3+2")
+    # No clock runs before each side's first move.
+    assert reply.text == (
+        "New italian game (3+2). You play White: your move.\nWhite 3:00 · Black 3:00"
+    )
+    assert reply.board_text.splitlines() == ITALIAN_START_BOARD
+    reply = bot.handle("chat-clocks", "!move 22-18")
+    played, clocks = reply.text.splitlines()
+    assert re.fullmatch(r"You played 22-18\. The engine played \S+\. Your move\.", played)
+    # The first moves, made before any clock ran, add no increment. White's clock now runs, and
+    # has run for a moment when the server reads it (shown in whole seconds, rounded down).
+    assert clocks in (
+        "White 2:59 · Black 3:00 (running: White)",
+        "White 3:00 · Black 3:00 (running: White)",
+    ), clocks
+    assert bot.handle("chat-clocks", "!board").text.splitlines()[0] == "After 2 plies: your move."
+
+
+def test_a_clock_that_runs_out_loses_on_time(bot):
+    bot.handle("chat-flag", "!new italian 1s")
+    bot.handle("chat-flag", "!move 22-18")
+    # White's second move has 1 s: the server ends the game at the deadline by itself.
+    time.sleep(1.5)
+    reply = bot.handle("chat-flag", "!board")
+    assert reply.text.splitlines()[0] == "After 2 plies: Black wins (White lost on time)."
+    assert bot.handle("chat-flag", "!move 21-17").text == GAME_OVER
+
+
+def test_a_game_is_aborted_before_both_sides_moved(bot):
+    bot.handle("chat-abort", "!new italian 10+0")
+    reply = bot.handle("chat-abort", "!abort")
+    assert reply.text == "You aborted the game: it has no result.\nWhite 10:00 · Black 10:00"
+    assert reply.board_png.startswith(PNG_SIGNATURE)
+    assert bot.handle("chat-abort", "!board").text == (
+        "After 0 plies: Aborted (by a player).\nWhite 10:00 · Black 10:00"
+    )
+    assert bot.handle("chat-abort", "!move 22-18").text == GAME_OVER
+    # Once each side has moved, the game can only be resigned.
+    bot.handle("chat-abort", "!new italian")
+    bot.handle("chat-abort", "!move 22-18")
+    assert bot.handle("chat-abort", "!abort").text == (
+        "Too late to abort: both sides have moved. !resign gives the game up."
+    )
 
 
 def test_an_illegal_move_is_refused_with_the_legal_moves(bot):

@@ -76,6 +76,18 @@ def test_a_new_game_is_sent_as_a_text_board_then_a_png(services):
     assert content.startswith(PNG_SIGNATURE)
 
 
+def test_a_timed_game_is_sent_with_both_clocks_above_the_board(services):
+    api = run_messages(services, ["!new turkish 10+5", "!abort"])
+    (board_message, _), (aborted, _) = api.sent("sendMessage")
+    assert board_message["text"].startswith(
+        "New turkish game (10+5). You play White: your move.\n"
+        "White 10:00 · Black 10:00\n<pre>8  .  .  .  .  .  .  .  ."
+    )
+    assert aborted["text"].startswith(
+        "You aborted the game: it has no result.\nWhite 10:00 · Black 10:00\n<pre>"
+    )
+
+
 SLOW_CHAT, QUICK_CHAT = 801, 802
 
 

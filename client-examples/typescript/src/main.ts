@@ -76,7 +76,7 @@ async function main(): Promise<void> {
     opponent: { level: engineLevel, limits: { moveTime } },
     onMove: (move) => console.log(describeMove(move)),
   });
-  const result = describeStatus(game.state.status);
+  const result = describeStatus(game.state.status, game.state.abortReason);
   console.log(`${game.name}: ${result} after ${game.moves.length} moves`);
 }
 

@@ -1,12 +1,14 @@
 /**
  * The page's play: it shows the chosen variant's start position, starts a hosted game, lets the
  * player pick moves among the legal ones (RulesService.ListLegalMoves) and sends them, follows the
- * engine's replies, analyses every position, reports the result and has the finished game reviewed.
+ * engine's replies, analyses every position, shows the clocks of a timed game, reports the result and
+ * has the finished game reviewed.
  */
 import type { DamieraApi } from "./api";
 import { AnalysisPanel } from "./analysis-panel";
 import { boardLayout, type BoardLayout } from "./board-geometry";
 import { BoardView } from "./board-view";
+import { ClockView } from "./clock-view";
 import { callFailure, type CallFailure } from "./error-message";
 import { colorName, opponentOf, resultText } from "./game-text";
 import type { Game } from "./gen/damiera/v1/game_service_pb";
@@ -20,6 +22,7 @@ import { ReviewPanel } from "./review-panel";
 /** The parts of the page this controller fills. */
 export interface GamePageElements {
   readonly board: HTMLElement;
+  readonly clocks: HTMLElement;
   readonly status: HTMLElement;
   readonly message: HTMLElement;
   readonly moves: HTMLOListElement;
@@ -35,6 +38,7 @@ const NO_MOVES = new MovePicker([]);
 /** The game in the page. */
 export class GamePage {
   private readonly board: BoardView;
+  private readonly clocks: ClockView;
   private readonly analysis: AnalysisPanel;
   private readonly review: ReviewPanel;
   /** The squares of the variant shown, from the player's side; null until the variants are known. */
@@ -62,6 +66,7 @@ export class GamePage {
       (square) => this.clicked(square),
       (from, to) => this.dragged(from, to),
     );
+    this.clocks = new ClockView(elements.clocks);
     this.analysis = new AnalysisPanel(elements.analysis, api.engine);
     this.review = new ReviewPanel(elements.review, api.games);
     elements.resign.addEventListener("click", () => void this.resign());
@@ -116,6 +121,7 @@ export class GamePage {
     this.game?.close();
     this.game = null;
     this.analysis.stop();
+    this.clocks.reset();
     this.review.clear();
     this.setLegalMoves([]);
     this.elements.resign.disabled = true;
@@ -124,10 +130,11 @@ export class GamePage {
   private async gameChanged(game: Game, moveTimeMs: number): Promise<void> {
     const hosted = this.game;
     if (!hosted || hosted.current !== game) return;
+    this.clocks.show(game.state);
     this.position = game.state?.position ?? null;
     showMoves(this.elements.moves, game.moves);
     this.setLegalMoves([]);
-    const result = resultText(game.state?.status);
+    const result = resultText(game.state);
     const toMove = this.position?.sideToMove ?? Color.WHITE;
     const player = hosted.setup.playerColor;
     if (result) {

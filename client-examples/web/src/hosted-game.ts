@@ -4,10 +4,11 @@
  * moves already seen when the stream breaks for a transient reason, waiting longer each time it
  * breaks in a row), and played with the seat's secret token.
  */
+import type { MessageInitShape } from "@bufbuild/protobuf";
 import { durationFromMs } from "@bufbuild/protobuf/wkt";
 import type { DamieraApi } from "./api";
 import { callFailure, isTransient, wasCancelled, type CallFailure } from "./error-message";
-import type { Game, GameState, WatchGameResponse } from "./gen/damiera/v1/game_service_pb";
+import type { Game, GameState, TimeControlSchema, WatchGameResponse } from "./gen/damiera/v1/game_service_pb";
 import { Color, type Variant } from "./gen/damiera/v1/types_pb";
 
 /** How long to wait before watching again after the stream broke; doubled at each break in a row. */
@@ -38,6 +39,9 @@ function isNewer(next: { state?: GameState }, seen: { state?: GameState }): bool
   return plyOf(next) > plyOf(seen) || (plyOf(next) === plyOf(seen) && next.state?.etag !== seen.state?.etag);
 }
 
+/** A time control, as CreateGame takes it. */
+export type TimeControlInit = MessageInitShape<typeof TimeControlSchema>;
+
 /** The game the player asked for. */
 export interface GameSetup {
   readonly variant: Variant;
@@ -47,11 +51,13 @@ export interface GameSetup {
   readonly engineLevel: number;
   /** How long the engine thinks per move. */
   readonly engineMoveTimeMs: number;
+  /** The game's clock; undefined: untimed. */
+  readonly timeControl?: TimeControlInit;
 }
 
 /** What the game tells the page. */
 export interface GameListener {
-  /** The game changed (a move, a resignation, the end). */
+  /** The game changed (a move, a resignation, the end); called as soon as the change is received. */
   changed(game: Game): void;
   /** The watch stream broke for a transient reason (UNAVAILABLE, say); it is resumed after `retryInMs`. */
   watchBroken(failure: CallFailure, retryInMs: number): void;
@@ -86,6 +92,7 @@ export class HostedGame {
       variant: setup.variant,
       white: playsWhite ? person : engine,
       black: playsWhite ? engine : person,
+      options: { timeControl: setup.timeControl },
     });
     if (!created.game) throw new Error("CreateGame answered no game");
     const token = playsWhite ? created.whiteToken : created.blackToken;

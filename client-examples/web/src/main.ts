@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   const api = connectDamiera(address);
   const page = new GamePage(api, {
     board: element("board"),
+    clocks: element("clocks"),
     status: element("status"),
     message: element("message"),
     moves: element<HTMLOListElement>("moves"),

@@ -3,7 +3,8 @@
  * The page in headless Chromium against a real Damiera server ($DAMIERA_URL): the boards of the
  * three variants, then an Italian game played by clicking squares, with the engine's replies, the
  * live analysis, a refused illegal move, a drag-and-drop move, the result of a resignation and the
- * review of the finished game with its chart.
+ * review of the finished game with its chart; then a game under a 3 s clock, ticking in the page,
+ * lost on time.
  * Any error in the browser's console fails the test it happened in.
  *
  * The page is built and the browser started once. Each describe opens its own tab and sets up its
@@ -370,6 +371,63 @@ describe("a game replaced while it is being created", () => {
     assert.equal(await count("#moves li"), 0);
     assert.equal(await page.isDisabled("#resign"), true);
     await page.unrouteAll();
+  });
+});
+
+/** @param {string} side "white" or "black" */
+function clockFace(side) {
+  return page.textContent(`#clocks [data-color=${side}] .time`);
+}
+
+/** "0:02.7" or "1:05" as seconds. @param {string | null} text */
+function clockSeconds(text) {
+  const [minutes, seconds] = (text ?? "").split(":");
+  return Number(minutes) * 60 + Number(seconds);
+}
+
+// The steps of one game under a 3 s clock, in order.
+describe("a game under a clock", () => {
+  ownTab();
+  before(async () => {
+    // A clock shorter than the form offers, added as one more option of its field.
+    await page.locator("select[name=timeControl]").evaluate((select) => select.append(new Option("3+0", "fischer 3 0")));
+    await page.selectOption("select[name=timeControl]", "fischer 3 0");
+    await startGame("Dama Italiana", "white");
+    await waitForYourMove("White");
+  });
+
+  test("before each side's first move both clocks show the base time and neither runs", async () => {
+    assert.equal(await clockFace("white"), "0:03.0");
+    assert.equal(await clockFace("black"), "0:03.0");
+    assert.equal(await count("#clocks .running"), 0);
+  });
+
+  test("after the engine's first reply White's clock ticks in the page between server messages", async () => {
+    await page.click("[data-square='22']");
+    await page.click("[data-square='18']");
+    await waitForMoves(2);
+    await waitForYourMove("White");
+    assert.equal(await count("#clocks [data-color=white].running"), 1);
+    const read = () =>
+      page.evaluate(() => ({
+        updates: document.getElementById("clocks")?.dataset.updates,
+        white: document.querySelector("#clocks [data-color=white] .time")?.textContent ?? "",
+        black: document.querySelector("#clocks [data-color=black] .time")?.textContent ?? "",
+      }));
+    const first = await read();
+    await page.waitForTimeout(500);
+    const second = await read();
+    assert.equal(second.updates, first.updates, "no server message came in between");
+    const drop = clockSeconds(first.white) - clockSeconds(second.white);
+    assert.ok(drop >= 0.4 && drop <= 0.7, `White's clock went from ${first.white} to ${second.white}`);
+    assert.equal(second.black, first.black, "Black's clock stands still");
+  });
+
+  test("White's clock runs out: the page shows the loss on time", async () => {
+    await waitForStatus("Black wins: White lost on time.");
+    assert.equal(await count("#clocks .running"), 0);
+    assert.equal(await count(".square.movable"), 0, "nothing moves after the game");
+    await screenshot("game-lost-on-time");
   });
 });
 

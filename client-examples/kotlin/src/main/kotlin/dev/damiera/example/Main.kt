@@ -2,7 +2,6 @@
 package dev.damiera.example
 
 import damiera.v1.GameServiceOuterClass.EngineSeat
-import damiera.v1.GameServiceOuterClass.Game
 import damiera.v1.Types.SearchLimits
 import damiera.v1.Types.Variant
 import kotlinx.coroutines.runBlocking
@@ -19,7 +18,7 @@ fun main() = runBlocking {
         var printed = 0
         val game = EngineGame(client.games, hint).play(Variant.VARIANT_ITALIAN, "Kotlin example", engine) { game ->
             for (move in game.movesList.drop(printed)) {
-                println("%3d. %-5s %s".format(move.ply + 1, move.color.name.removePrefix("COLOR_"), move.notation))
+                println(describeMove(move))
             }
             printed = game.movesCount
         }
@@ -37,12 +36,4 @@ private suspend fun showIllegalMove(client: DamieraClient) {
         if (error.reason != "ILLEGAL_MOVE") throw error
         println("22-17 refused: ${error.code} ${error.reason}; legal moves: ${error.metadata["legalMoves"]}")
     }
-}
-
-private fun describeEnd(game: Game): String {
-    val status = game.state.status
-    return "${game.name} over after ${game.state.ply} plies: ${status.state.name.removePrefix("STATE_")} " +
-        listOf(status.winner.name, status.winReason.name, status.drawReason.name)
-            .filterNot { it.endsWith("UNSPECIFIED") }
-            .joinToString(" ")
 }
