@@ -42,6 +42,9 @@ enum Rpc {
     OfferDraw,
     AnswerDraw,
     RequestMoveCount,
+    AbortGame,
+    OfferTakeback,
+    AnswerTakeback,
     ExportPdn,
     ImportGame,
 }
@@ -172,6 +175,9 @@ async fn send(call: &Call<'_>, game: &Game) -> Result<(), Status> {
         Rpc::OfferDraw => unary!(games, offer_draw, OfferDrawRequest, call, game, name),
         Rpc::AnswerDraw => unary!(games, answer_draw, AnswerDrawRequest, call, game, name),
         Rpc::RequestMoveCount => unary!(games, request_move_count, RequestMoveCountRequest, call, game, name),
+        Rpc::AbortGame => unary!(games, abort_game, AbortGameRequest, call, game, name),
+        Rpc::OfferTakeback => unary!(games, offer_takeback, OfferTakebackRequest, call, game, name),
+        Rpc::AnswerTakeback => unary!(games, answer_takeback, AnswerTakebackRequest, call, game, name),
         Rpc::ExportPdn => unary!(games, export_pdn, ExportPdnRequest, call, game, name),
         Rpc::ImportGame => unary!(games, import_game, ImportGameRequest, call, game),
     }
