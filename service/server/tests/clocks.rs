@@ -46,6 +46,7 @@ on_both_stores!(
     a_missing_first_move_aborts_the_game,
     an_untimed_game_is_lost_by_abandonment,
     takebacks_by_agreement,
+    an_imported_game_starts_its_clocks_afresh,
 );
 
 // Helpers
@@ -251,6 +252,9 @@ async fn a_killed_server_gives_the_turn_back_afresh(backend: Backend) {
     play_any(&mut games, &game.name, &game.black).await;
     let after_white = play_any(&mut games, &game.name, &game.white).await;
     let white_left = ms(clock(&after_white).white_time.as_ref());
+    let untimed = create(&mut games, None, false).await;
+    play_any(&mut games, &untimed.name, &untimed.white).await;
+    let untimed_before = play_any(&mut games, &untimed.name, &untimed.black).await;
     // Black's clock runs; a second later the server dies, and stays down for two more.
     tokio::time::sleep(Duration::from_secs(1)).await;
     server.kill();
@@ -274,6 +278,9 @@ async fn a_killed_server_gives_the_turn_back_afresh(backend: Backend) {
     assert_eq!(ms(seen.white_time.as_ref()), white_left, "White's time is untouched");
     assert_eq!(seen.running, pb::Color::Black as i32);
     assert_eq!(read.moves.len(), 3, "nothing is lost");
+    let untimed_after = get(&mut games, &untimed.name).await;
+    let (before, after) = (state(&untimed_before), state(&untimed_after));
+    assert_eq!((&after.etag, after.update_time), (&before.etag, before.update_time), "days away: left alone");
 }
 
 async fn a_seat_aborts_before_each_side_has_moved(backend: Backend) {
@@ -395,6 +402,34 @@ async fn takebacks_by_agreement(backend: Backend) {
         (refused.code, refused.fields.as_slice()),
         (Code::InvalidArgument, ["options.takebacks".to_string()].as_slice())
     );
+}
+
+async fn an_imported_game_starts_its_clocks_afresh(backend: Backend) {
+    let Some(database) = backend.scratch().await else { return };
+    let server = TestServer::start_on(&database, &[]);
+    let mut games = server.games().await;
+    let original = create(&mut games, None, false).await;
+    for token in [&original.white, &original.black, &original.white] {
+        play_any(&mut games, &original.name, token).await;
+    }
+    let pdn = games.export_pdn(ExportPdnRequest { name: original.name.clone() }).await.unwrap().into_inner().pdn;
+    let import = pb::ImportGameRequest {
+        pdn,
+        options: Some(GameOptions { time_control: Some(fischer(60_000, 0)), takebacks: true, ..Default::default() }),
+        ..Default::default()
+    };
+    let imported = games.import_game(import).await.unwrap().into_inner();
+    let game = imported.game.unwrap();
+    assert_eq!(game.moves.len(), 3);
+    let seen = clock(&game);
+    assert_eq!((ms(seen.white_time.as_ref()), ms(seen.black_time.as_ref())), (60_000, 60_000), "nothing charged");
+    assert_eq!(seen.deadline_kind, pb::DeadlineKind::FirstMove as i32, "Black has yet to move under this clock");
+    // An imported move is not the seat's to take back.
+    let offer = OfferTakebackRequest { name: game.name.clone(), ..Default::default() };
+    let refused = failure(games.offer_takeback(as_seat(&imported.white_token, offer)).await);
+    assert_eq!(refused.reason, "TAKEBACK_REFUSED");
+    let pdn = games.export_pdn(ExportPdnRequest { name: game.name.clone() }).await.unwrap().into_inner().pdn;
+    assert!(pdn.contains("[TimeControl \"60+0\"]"), "{pdn}");
 }
 
 /// Two replicas on one PostgreSQL: a flag that falls with nobody moving is stored once, and the

@@ -46,6 +46,12 @@ impl TimeControl {
         self != TimeControl::None
     }
 
+    /// Whether the clock counts seconds and minutes (base and increment, or a time per move),
+    /// not days.
+    pub fn is_real_time(self) -> bool {
+        matches!(self, TimeControl::Fischer { .. } | TimeControl::PerMove { .. })
+    }
+
     /// Each side's time when the game begins: the base, or the time for one move.
     pub fn initial_ms(self) -> u64 {
         match self {

@@ -9,8 +9,11 @@
 //!
 //! When the service was down (every replica stopped, or the database gone), the time it was
 //! down is nobody's: before it ends anything, the first replica back gives the side to move of
-//! every game with a deadline its turn afresh ([`EventKind::Resume`]), with the time it had when
-//! the turn began. Nobody loses on time for the server's downtime.
+//! every game on a real-time clock its turn afresh ([`EventKind::Resume`]), with the time it had
+//! when the turn began. Games counted in days (correspondence, an untimed game's abandonment) are
+//! resumed only when their deadline passed meanwhile: an outage of minutes is nothing to them,
+//! and resuming them at every restart would put their deadlines off for ever. Nobody loses on
+//! time for the server's downtime.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -120,7 +123,8 @@ impl Referee {
         }
     }
 
-    /// The service was down: every game with a deadline gets its side to move's turn afresh.
+    /// The service was down: every game on a real-time clock, and every other game past its
+    /// deadline, gets its side to move's turn afresh.
     async fn resume_all(&self) -> Result<(), HostError> {
         let mut after = String::new();
         let mut resumed = 0_u64;
@@ -129,6 +133,10 @@ impl Referee {
             let Some(last) = ids.last() else { break };
             after = last.clone();
             for id in &ids {
+                let (_, replayed) = self.host.load(id).await?;
+                if !replayed.clocks.timing.control.is_real_time() && replayed.overdue(now_ms()).is_none() {
+                    continue; // days away: an outage of minutes does not matter
+                }
                 let resume = Action {
                     kind: EventKind::Resume,
                     said: Said::Text(String::new()),
