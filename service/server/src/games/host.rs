@@ -81,10 +81,21 @@ impl Acted {
         &self.stored.events[self.event - 1]
     }
 
-    /// The ply of the move the action played, when it was a move.
+    /// The ply of the move the action played (or sent, when it forfeited the game), when it was
+    /// a move. Counting the move events before it would not do: a takeback undoes moves.
     pub fn played_ply(&self) -> Option<usize> {
-        let before = &self.stored.events[..self.event - 1];
-        (self.action().kind == EventKind::Move).then(|| before.iter().filter(|e| e.kind == EventKind::Move).count())
+        if self.action().kind != EventKind::Move {
+            return None;
+        }
+        if self.event == self.stored.events.len() {
+            // The last event: the game's last move, unless it forfeited (no move was made).
+            let forfeited = self.replayed.game.faulty_move().is_some();
+            return Some(self.replayed.game.ply() - usize::from(!forfeited));
+        }
+        // A retry answered from the log: the game as it was before the action.
+        let before =
+            StoredGame { header: self.stored.header.clone(), events: self.stored.events[..self.event - 1].to_vec() };
+        Replayed::from_stored(&before).ok().map(|replayed| replayed.game.ply())
     }
 }
 
