@@ -96,6 +96,8 @@ fn examples() -> Vec<(ApiError, Expected)> {
         (ApiError::MoveCountRefused("no king".into()), expect("MOVE_COUNT_REFUSED", FailedPrecondition, None, &[])),
         (ApiError::Contended("game changed 8 times".into()), expect("CONTENDED", Aborted, None, &[])),
         (ApiError::StoreUnavailable("down".into()), retried(expect("STORE_UNAVAILABLE", Unavailable, None, &[]))),
+        (ApiError::StoreFull("disk full".into()), retried(expect("STORE_FULL", ResourceExhausted, None, &[]))),
+        (ApiError::StoreReadOnly("read-only".into()), retried(expect("STORE_READ_ONLY", Unavailable, None, &[]))),
         (ApiError::ShuttingDown { from_ply: None }, expect("SHUTTING_DOWN", Unavailable, None, &[])),
         (ApiError::ShuttingDown { from_ply: Some(7) }, expect("SHUTTING_DOWN", Unavailable, None, &["fromPly"])),
         (
@@ -132,6 +134,8 @@ fn covered(error: &ApiError) {
         | ApiError::NoDrawOffer(_)
         | ApiError::MoveCountRefused(_)
         | ApiError::StoreUnavailable(_)
+        | ApiError::StoreFull(_)
+        | ApiError::StoreReadOnly(_)
         | ApiError::Contended(_)
         | ApiError::ShuttingDown { .. }
         | ApiError::RateLimited { .. }

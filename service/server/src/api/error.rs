@@ -115,6 +115,12 @@ pub enum ApiError {
     /// The game store cannot be reached; nothing was changed.
     #[error("{0}; nothing was changed, retry later")]
     StoreUnavailable(String),
+    /// The game store has no room for the change; nothing was changed, and reads still work.
+    #[error("{0}; nothing was changed, retry once the operator has made room")]
+    StoreFull(String),
+    /// The game store takes no writes; nothing was changed, and reads still work.
+    #[error("{0}; nothing was changed, retry later or on another replica")]
+    StoreReadOnly(String),
     /// Other calls kept changing the game while this one was being applied.
     #[error("{0}")]
     Contended(String),
@@ -195,6 +201,8 @@ impl ApiError {
             ApiError::NoDrawOffer(_) => "NO_DRAW_OFFER",
             ApiError::MoveCountRefused(_) => "MOVE_COUNT_REFUSED",
             ApiError::StoreUnavailable(_) => "STORE_UNAVAILABLE",
+            ApiError::StoreFull(_) => "STORE_FULL",
+            ApiError::StoreReadOnly(_) => "STORE_READ_ONLY",
             ApiError::RateLimited { .. } => "RATE_LIMITED",
             ApiError::ShuttingDown { .. } => "SHUTTING_DOWN",
             ApiError::Contended(_) => "CONTENDED",
@@ -209,12 +217,16 @@ impl ApiError {
             | ApiError::DrawAlreadyOffered(_)
             | ApiError::NoDrawOffer(_)
             | ApiError::MoveCountRefused(_) => Code::FailedPrecondition,
-            ApiError::Overloaded { .. } | ApiError::RateLimited { .. } => Code::ResourceExhausted,
+            ApiError::Overloaded { .. } | ApiError::RateLimited { .. } | ApiError::StoreFull(_) => {
+                Code::ResourceExhausted
+            }
             ApiError::GameNotFound(_) => Code::NotFound,
             ApiError::MissingToken | ApiError::ApiKey => Code::Unauthenticated,
             ApiError::WrongToken => Code::PermissionDenied,
             ApiError::Stale { .. } | ApiError::Contended(_) => Code::Aborted,
-            ApiError::StoreUnavailable(_) | ApiError::ShuttingDown { .. } => Code::Unavailable,
+            ApiError::StoreUnavailable(_) | ApiError::StoreReadOnly(_) | ApiError::ShuttingDown { .. } => {
+                Code::Unavailable
+            }
             ApiError::Internal(_) => Code::Internal,
             ApiError::UnsupportedVariant { .. }
             | ApiError::InvalidFen { .. }
@@ -295,6 +307,8 @@ impl From<HostError> for ApiError {
             HostError::ResumeBeyondEnd { .. } => ApiError::invalid("from_ply", message),
             HostError::ShuttingDown => ApiError::ShuttingDown { from_ply: None },
             HostError::Store(StoreError::Unavailable(_)) => ApiError::StoreUnavailable(message),
+            HostError::Store(StoreError::Full(_)) => ApiError::StoreFull(message),
+            HostError::Store(StoreError::ReadOnly(_)) => ApiError::StoreReadOnly(message),
             HostError::Store(StoreError::Corrupt(_) | StoreError::BadUrl(_) | StoreError::IdTaken(_))
             | HostError::Corrupt(_) => ApiError::Internal(message),
         }
@@ -327,7 +341,7 @@ impl From<ApiError> for Status {
             ApiError::Overloaded { retry_after, .. } | ApiError::RateLimited { retry_after } => {
                 details.set_retry_info(Some(retry_after));
             }
-            ApiError::StoreUnavailable(_) => {
+            ApiError::StoreUnavailable(_) | ApiError::StoreFull(_) | ApiError::StoreReadOnly(_) => {
                 details.set_retry_info(Some(STORE_RETRY_AFTER));
             }
             _ => {}

@@ -5,6 +5,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part of the support code
 
+pub mod play;
+
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::PathBuf;
