@@ -50,7 +50,12 @@ fn start() -> Server {
         max_multipv: 4,
     });
     let pool = Arc::new(SearchPool::new(1, 4, Duration::from_secs(1), 1, Sessions::new(0, Duration::from_secs(60))));
-    let settings = GameSettings { max_pdn_bytes: 64 * 1024, keep_alive: Duration::from_secs(30) };
+    let settings = GameSettings {
+        max_pdn_bytes: 64 * 1024,
+        keep_alive: Duration::from_secs(30),
+        watch_patience: Duration::from_secs(30),
+        max_watches_per_client: 0,
+    };
     let (rules, engine, games) = runtime.block_on(async {
         let store = Store::open(&url).await.expect("the SQLite store opens");
         let (games, _hub, _host, _seats) =

@@ -104,6 +104,11 @@ fn examples() -> Vec<(ApiError, Expected)> {
             ApiError::RateLimited { retry_after: Duration::from_secs(1) },
             retried(expect("RATE_LIMITED", ResourceExhausted, None, &[])),
         ),
+        (
+            ApiError::WatchTooSlow { from_ply: 12, patience: Duration::from_secs(30) },
+            expect("WATCH_TOO_SLOW", ResourceExhausted, None, &["fromPly"]),
+        ),
+        (ApiError::TooManyWatches { open: 100 }, expect("TOO_MANY_WATCHES", ResourceExhausted, None, &["maximum"])),
         (ApiError::Internal("bug".into()), expect("INTERNAL", Internal, None, &[])),
     ]
 }
@@ -139,6 +144,8 @@ fn covered(error: &ApiError) {
         | ApiError::Contended(_)
         | ApiError::ShuttingDown { .. }
         | ApiError::RateLimited { .. }
+        | ApiError::WatchTooSlow { .. }
+        | ApiError::TooManyWatches { .. }
         | ApiError::Internal(_) => {}
     }
 }

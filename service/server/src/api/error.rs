@@ -134,6 +134,21 @@ pub enum ApiError {
         /// Where an ended watch resumes.
         from_ply: Option<u32>,
     },
+    /// A watch whose client read nothing while its buffer was full, for the server's patience: it
+    /// ends, telling the client where to resume.
+    #[error("this watch fell behind: its client read nothing for {}s while its buffer was full; watch again with from_ply {from_ply}", patience.as_secs_f64())]
+    WatchTooSlow {
+        /// Where the ended watch resumes.
+        from_ply: u32,
+        /// How long the buffer stayed full.
+        patience: Duration,
+    },
+    /// This client address has as many watches open as one client may.
+    #[error("this client has {open} watches open, the most one client address may have; end one first")]
+    TooManyWatches {
+        /// The watches it has open: the limit.
+        open: usize,
+    },
     /// This client has sent more calls than its rate allows.
     #[error("too many calls from this client; retry after {}ms", retry_after.as_millis())]
     RateLimited {
@@ -204,6 +219,8 @@ impl ApiError {
             ApiError::StoreFull(_) => "STORE_FULL",
             ApiError::StoreReadOnly(_) => "STORE_READ_ONLY",
             ApiError::RateLimited { .. } => "RATE_LIMITED",
+            ApiError::WatchTooSlow { .. } => "WATCH_TOO_SLOW",
+            ApiError::TooManyWatches { .. } => "TOO_MANY_WATCHES",
             ApiError::ShuttingDown { .. } => "SHUTTING_DOWN",
             ApiError::Contended(_) => "CONTENDED",
             ApiError::Internal(_) => "INTERNAL",
@@ -217,9 +234,11 @@ impl ApiError {
             | ApiError::DrawAlreadyOffered(_)
             | ApiError::NoDrawOffer(_)
             | ApiError::MoveCountRefused(_) => Code::FailedPrecondition,
-            ApiError::Overloaded { .. } | ApiError::RateLimited { .. } | ApiError::StoreFull(_) => {
-                Code::ResourceExhausted
-            }
+            ApiError::Overloaded { .. }
+            | ApiError::RateLimited { .. }
+            | ApiError::StoreFull(_)
+            | ApiError::WatchTooSlow { .. }
+            | ApiError::TooManyWatches { .. } => Code::ResourceExhausted,
             ApiError::GameNotFound(_) => Code::NotFound,
             ApiError::MissingToken | ApiError::ApiKey => Code::Unauthenticated,
             ApiError::WrongToken => Code::PermissionDenied,
@@ -268,8 +287,11 @@ impl ApiError {
             ApiError::LimitExceeded { maximum, .. } => {
                 metadata.insert("maximum".to_string(), maximum.clone());
             }
-            ApiError::ShuttingDown { from_ply: Some(ply) } => {
+            ApiError::ShuttingDown { from_ply: Some(ply) } | ApiError::WatchTooSlow { from_ply: ply, .. } => {
                 metadata.insert("fromPly".to_string(), ply.to_string());
+            }
+            ApiError::TooManyWatches { open } => {
+                metadata.insert("maximum".to_string(), open.to_string());
             }
             _ => {}
         }

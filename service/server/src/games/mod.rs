@@ -20,4 +20,4 @@ pub use engine_seat::EngineSeats;
 pub use error::{HostError, NamedState};
 pub use host::{Acted, Action, Actor, Expected, Host, Said};
 pub use replay::{answer_text, ActionError, Replayed};
-pub use watch::{Hub, Snapshot, WatchEvent};
+pub use watch::{Hub, Snapshot, WatchEvent, WatchEvents, WatchPace};

@@ -90,6 +90,14 @@ pub struct ServeArgs {
     /// How long a quiet WatchGame stream waits before sending a keep-alive message.
     #[arg(long, env = "DAMIERA_WATCH_KEEPALIVE", value_parser = humantime::parse_duration, default_value = "15s")]
     pub watch_keepalive: Duration,
+    /// How long a WatchGame stream's buffer may stay full (its client reading nothing) before the
+    /// stream ends with RESOURCE_EXHAUSTED (WATCH_TOO_SLOW) and the ply to resume from.
+    #[arg(long, env = "DAMIERA_WATCH_PATIENCE", value_parser = humantime::parse_duration, default_value = "30s")]
+    pub watch_patience: Duration,
+    /// WatchGame streams one client address may have open at once; beyond, RESOURCE_EXHAUSTED
+    /// (TOO_MANY_WATCHES); 0: no limit. Behind a proxy every client shares the proxy's address.
+    #[arg(long, env = "DAMIERA_MAX_WATCHES_PER_CLIENT", default_value_t = 1000)]
+    pub max_watches_per_client: usize,
     /// The endgame databases' folder (default: $XDG_DATA_HOME/damiera/egtb, or
     /// ~/.local/share/damiera/egtb; `damiera egtb build` writes there); without databases in it,
     /// searches go without.

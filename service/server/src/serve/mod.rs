@@ -159,7 +159,12 @@ async fn game_service(
 ) -> Result<(GameServiceServer<GameApi>, Arc<Hub>, Arc<Host>, Arc<EngineSeats>), ServeError> {
     let store = Store::open(&args.database).await.map_err(|e| ServeError::Config(format!("--database: {e}")))?;
     tracing::info!(backend = ?store.backend(), "game store open");
-    let settings = GameSettings { max_pdn_bytes: args.max_pdn_bytes, keep_alive: args.watch_keepalive };
+    let settings = GameSettings {
+        max_pdn_bytes: args.max_pdn_bytes,
+        keep_alive: args.watch_keepalive,
+        watch_patience: args.watch_patience,
+        max_watches_per_client: args.max_watches_per_client,
+    };
     let (api, hub, host, seats) = start_games(store, caps, tablebases, pool, settings);
     // An import may be larger than other requests, up to its own limit.
     let max_message = args.max_request_bytes.max(args.max_pdn_bytes + 64 * 1024);

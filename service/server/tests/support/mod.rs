@@ -113,6 +113,13 @@ impl TestServer {
         text.lines().find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.trim().parse().ok())
     }
 
+    /// The process's resident memory (VmRSS), in KiB.
+    pub fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).expect("/proc is readable");
+        let line = status.lines().find_map(|line| line.strip_prefix("VmRSS:")).expect("a VmRSS line");
+        line.trim().trim_end_matches("kB").trim().parse().expect("a number of kB")
+    }
+
     /// Sends a signal to the server process.
     pub fn signal(&self, signal: &str) {
         let status = Command::new("kill").args(["-s", signal, &self.child.id().to_string()]).status();
