@@ -6,13 +6,11 @@
 
 mod support;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use damiera_server::proto::watch_game_response::Event;
 use damiera_server::proto::{GetGameRequest, GetGameResponse, WatchGameRequest};
-use support::play::{play, until, Player};
+use support::play::{Player, Table};
 use support::TestServer;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -122,11 +120,9 @@ async fn a_request_whose_body_never_comes_is_cancelled_and_a_quiet_watch_goes_on
     assert_eq!(status.code(), Code::Cancelled, "{status:?}");
 
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let limit = Arc::new(AtomicUsize::new(1));
-    let moves = tokio::spawn(play(server.games().await, Arc::clone(&player), Arc::clone(&limit)));
-    until("the move is played", async || player.moves() == 1).await;
-    limit.store(0, Ordering::SeqCst);
-    moves.await.expect("the player ends without panicking");
+    let table = Table::seat(&server, vec![player], 1).await;
+    table.until_each_has(1).await;
+    table.stop().await;
     // Keep-alives and the move: the quiet watch was not closed.
     loop {
         let message = watch.message().await.expect("the quiet watch goes on").expect("a message");

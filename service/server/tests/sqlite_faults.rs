@@ -13,12 +13,10 @@ mod support;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 
 use damiera_server::proto::{self as pb, GetGameRequest};
 use sqlx::{Connection, SqliteConnection};
-use support::play::{moves_of, play, until, Player};
+use support::play::{assert_only_failures, until, Table};
 use support::{failure, scratch_path, TestServer};
 use tonic::Code;
 
@@ -87,39 +85,22 @@ async fn a_full_disk_refuses_writes_with_store_full_and_play_resumes_when_space_
     let database = format!("sqlite://{}", file.display());
     let mut server = TestServer::start_on(&database, &[]);
     let mut games = server.games().await;
-    let limit = Arc::new(AtomicUsize::new(MOVES_EACH_WAY));
-    let (mut players, mut tasks) = (Vec::new(), Vec::new());
-    for _ in 0..GAMES {
-        let player = Player::create(&mut games).await;
-        tasks.push(tokio::spawn(play(server.games().await, Arc::clone(&player), Arc::clone(&limit))));
-        players.push(player);
-    }
-    until("every game plays its first moves", async || moves_of(&players).iter().all(|&n| n >= MOVES_EACH_WAY)).await;
+    let table = Table::new_games(&server, GAMES, MOVES_EACH_WAY).await;
+    table.until_each_has(MOVES_EACH_WAY).await;
 
     let filler = disk.folder.join("filler");
     fill(&filler);
-    limit.store(2 * MOVES_EACH_WAY, Ordering::SeqCst);
-    let failed = || players.iter().map(|p| p.failures().len()).sum::<usize>();
-    until("the players' moves fail while the disk is full", async || failed() >= GAMES).await;
+    table.allow(2 * MOVES_EACH_WAY);
+    until("the players' moves fail while the disk is full", async || table.failed() >= GAMES).await;
     // Reads go on.
-    games.get_game(GetGameRequest { name: players[0].name.clone() }).await.expect("a game reads on a full disk");
+    let name = table.players[0].name.clone();
+    games.get_game(GetGameRequest { name }).await.expect("a game reads on a full disk");
 
     std::fs::remove_file(&filler).expect("the filler is removed");
-    until("every game plays on", async || moves_of(&players).iter().all(|&n| n == 2 * MOVES_EACH_WAY)).await;
-    limit.store(0, Ordering::SeqCst);
-    for task in tasks {
-        task.await.expect("a player ends without panicking");
-    }
-
-    eprintln!("{} calls failed while the disk was full", failed());
-    for player in &players {
-        let failures = player.failures();
-        assert!(
-            failures.iter().all(|(code, reason)| (*code, reason.as_str()) == (Code::ResourceExhausted, "STORE_FULL")),
-            "{failures:?}"
-        );
-        player.assert_stored(&mut games).await;
-    }
+    table.until_each_has(2 * MOVES_EACH_WAY).await;
+    eprintln!("{} calls failed while the disk was full", table.failed());
+    let players = table.stop().await;
+    assert_only_failures(&players, Code::ResourceExhausted, "STORE_FULL", &mut games).await;
     server.kill();
     assert_eq!(integrity(&file).await, "ok");
     let server = TestServer::start_on(&database, &[]);
@@ -134,29 +115,18 @@ async fn a_read_only_file_serves_reads_and_refuses_writes_with_store_read_only()
     let file = scratch_path("read-only", "db");
     let database = format!("sqlite://{}", file.display());
     let server = TestServer::start_on(&database, &[]);
-    let mut games = server.games().await;
-    let player = Player::create(&mut games).await;
-    let limit = Arc::new(AtomicUsize::new(2));
-    let task = tokio::spawn(play(server.games().await, Arc::clone(&player), Arc::clone(&limit)));
-    until("the game plays two moves", async || player.moves() == 2).await;
-    limit.store(0, Ordering::SeqCst);
-    task.await.expect("the player ends without panicking");
+    let table = Table::new_games(&server, 1, 2).await;
+    table.until_each_has(2).await;
+    let players = table.stop().await;
     drop(server);
 
     let server = TestServer::start_on(&format!("{database}?mode=ro"), &[]);
     let mut games = server.games().await;
-    player.assert_stored(&mut games).await;
-    let limit = Arc::new(AtomicUsize::new(3));
-    let task = tokio::spawn(play(server.games().await, Arc::clone(&player), Arc::clone(&limit)));
-    until("the player's moves fail", async || player.failures().len() >= 2).await;
-    limit.store(0, Ordering::SeqCst);
-    task.await.expect("the player ends without panicking");
-    let failures = player.failures();
-    assert!(
-        failures.iter().all(|(code, reason)| (*code, reason.as_str()) == (Code::Unavailable, "STORE_READ_ONLY")),
-        "{failures:?}"
-    );
-    player.assert_stored(&mut games).await;
+    players[0].assert_stored(&mut games).await;
+    let table = Table::seat(&server, players, 3).await;
+    until("the player's moves fail", async || table.failed() >= 2).await;
+    let players = table.stop().await;
+    assert_only_failures(&players, Code::Unavailable, "STORE_READ_ONLY", &mut games).await;
     let person = || Some(pb::Seat { player: Some(pb::seat::Player::Person(pb::Person::default())) });
     let request = pb::CreateGameRequest {
         variant: pb::Variant::Italian as i32,

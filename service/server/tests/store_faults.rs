@@ -10,11 +10,9 @@
 mod support;
 
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 
 use damiera_server::proto::GetGameRequest;
-use support::play::{moves_of, play, until, Player};
+use support::play::{assert_only_failures, until, Table};
 use support::{failure, TestServer};
 use tonic::transport::Channel;
 use tonic::Code;
@@ -93,41 +91,22 @@ async fn postgres_stopped_under_load_loses_nothing_acknowledged_and_play_resumes
     assert_eq!(game_health(&mut health).await, Some(ServingStatus::Serving));
 
     let mut games = server.games().await;
-    let mut players = Vec::new();
-    let limit = Arc::new(AtomicUsize::new(MOVES_EACH_WAY));
-    let mut tasks = Vec::new();
-    for _ in 0..GAMES {
-        let player = Player::create(&mut games).await;
-        tasks.push(tokio::spawn(play(server.games().await, Arc::clone(&player), Arc::clone(&limit))));
-        players.push(player);
-    }
-    until("every game plays its first moves", async || moves_of(&players).iter().all(|&n| n >= MOVES_EACH_WAY)).await;
+    let table = Table::new_games(&server, GAMES, MOVES_EACH_WAY).await;
+    table.until_each_has(MOVES_EACH_WAY).await;
 
     postgres.stop();
-    limit.store(2 * MOVES_EACH_WAY, Ordering::SeqCst);
+    table.allow(2 * MOVES_EACH_WAY);
     until("GameService turns NOT_SERVING", async || game_health(&mut health).await == Some(ServingStatus::NotServing))
         .await;
-    let down = failure(games.get_game(GetGameRequest { name: players[0].name.clone() }).await);
+    let down = failure(games.get_game(GetGameRequest { name: table.players[0].name.clone() }).await);
     assert_eq!((down.code, down.reason.as_str()), (Code::Unavailable, "STORE_UNAVAILABLE"), "{}", down.message);
-    let failed = || players.iter().map(|p| p.failures().len()).sum::<usize>();
-    until("the players' moves fail while the database is down", async || failed() > 0).await;
+    until("the players' moves fail while the database is down", async || table.failed() > 0).await;
 
     postgres.start();
     until("GameService is SERVING again", async || game_health(&mut health).await == Some(ServingStatus::Serving))
         .await;
-    until("every game plays on", async || moves_of(&players).iter().all(|&n| n == 2 * MOVES_EACH_WAY)).await;
-    limit.store(0, Ordering::SeqCst);
-    for task in tasks {
-        task.await.expect("a player ends without panicking");
-    }
-
-    eprintln!("{} calls failed while the database was down", failed());
-    for player in &players {
-        let failures = player.failures();
-        assert!(
-            failures.iter().all(|(code, reason)| (*code, reason.as_str()) == (Code::Unavailable, "STORE_UNAVAILABLE")),
-            "{failures:?}"
-        );
-        player.assert_stored(&mut games).await;
-    }
+    table.until_each_has(2 * MOVES_EACH_WAY).await;
+    eprintln!("{} calls failed while the database was down", table.failed());
+    let players = table.stop().await;
+    assert_only_failures(&players, Code::Unavailable, "STORE_UNAVAILABLE", &mut games).await;
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use damiera_server::proto::game_service_client::GameServiceClient;
 use damiera_server::proto::watch_game_response::Event;
 use damiera_server::proto::{WatchGameRequest, WatchGameResponse};
-use support::play::{play, until, Player};
+use support::play::{until, Player, Table};
 use support::{failure, TestServer};
 use tonic::transport::Channel;
 use tonic::{Code, Streaming};
@@ -55,11 +55,9 @@ async fn a_watcher_that_never_reads_is_let_go_and_the_others_see_every_move() {
         server.metric("damiera_game_watchers_too_slow_total").await == Some(1.0)
     })
     .await;
-    let limit = Arc::new(AtomicUsize::new(6));
-    let moves = tokio::spawn(play(server.games().await, Arc::clone(&player), Arc::clone(&limit)));
+    let table = Table::seat(&server, vec![player], 6).await;
     until("the fast watcher sees six moves", async || seen.load(Ordering::SeqCst) == 6).await;
-    limit.store(0, Ordering::SeqCst);
-    moves.await.expect("the player ends without panicking");
+    table.stop().await;
     assert_eq!(server.metric("damiera_game_watchers").await, Some(1.0), "only the fast watcher is left");
 
     // Now the slow client reads: what was buffered for it, then the end, naming where to resume.

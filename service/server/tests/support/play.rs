@@ -9,10 +9,11 @@ use std::time::Duration;
 use damiera_engine::{notation, Position, Variant};
 use damiera_server::proto::game_service_client::GameServiceClient;
 use damiera_server::proto::{self as pb, CreateGameRequest, GetGameRequest, MakeMoveRequest};
+use tokio::task::JoinHandle;
 use tonic::transport::Channel;
 use tonic::Code;
 
-use super::{as_seat, failure};
+use super::{as_seat, failure, TestServer};
 
 /// Generous bounds for what must happen "soon": never a timing assertion, only a hang guard.
 pub const PATIENCE: Duration = Duration::from_secs(90);
@@ -71,6 +72,76 @@ impl Player {
     }
 }
 
+/// Players, each in a task of its own, moving as long as they have fewer moves acknowledged than
+/// the table's limit.
+pub struct Table {
+    /// The players.
+    pub players: Vec<Arc<Player>>,
+    tasks: Vec<JoinHandle<()>>,
+    limit: Arc<AtomicUsize>,
+}
+
+impl Table {
+    /// `count` players of new games made through `server`, moving up to `limit` moves each.
+    pub async fn new_games(server: &TestServer, count: usize, limit: usize) -> Table {
+        let mut games = server.games().await;
+        let mut players = Vec::new();
+        for _ in 0..count {
+            players.push(Player::create(&mut games).await);
+        }
+        Table::seat(server, players, limit).await
+    }
+
+    /// `players` moving through `server`, up to `limit` moves each.
+    pub async fn seat(server: &TestServer, players: Vec<Arc<Player>>, limit: usize) -> Table {
+        let limit = Arc::new(AtomicUsize::new(limit));
+        let mut tasks = Vec::new();
+        for player in &players {
+            tasks.push(tokio::spawn(play(server.games().await, Arc::clone(player), Arc::clone(&limit))));
+        }
+        Table { players, tasks, limit }
+    }
+
+    /// Lets the players move on up to `limit` moves each.
+    pub fn allow(&self, limit: usize) {
+        self.limit.store(limit, Ordering::SeqCst);
+    }
+
+    /// Waits until every player has `moves` moves acknowledged.
+    pub async fn until_each_has(&self, moves: usize) {
+        until(&format!("every game has {moves} moves"), async || self.players.iter().all(|p| p.moves() == moves)).await;
+    }
+
+    /// The failures the players have seen.
+    pub fn failed(&self) -> usize {
+        self.players.iter().map(|p| p.failures().len()).sum()
+    }
+
+    /// Stops the players and answers them.
+    pub async fn stop(self) -> Vec<Arc<Player>> {
+        self.limit.store(0, Ordering::SeqCst);
+        for task in self.tasks {
+            task.await.expect("a player ends without panicking");
+        }
+        self.players
+    }
+}
+
+/// Asserts that every failure each of `players` saw was `code` with `reason`, and that each
+/// game's stored moves, as `games` reads them, are exactly those acknowledged.
+pub async fn assert_only_failures(
+    players: &[Arc<Player>],
+    code: Code,
+    reason: &str,
+    games: &mut GameServiceClient<Channel>,
+) {
+    for player in players {
+        let failures = player.failures();
+        assert!(failures.iter().all(|(c, r)| (*c, r.as_str()) == (code, reason)), "{}: {failures:?}", player.name);
+        player.assert_stored(games).await;
+    }
+}
+
 /// Plays the first legal move again and again (each retried with its own request id until it is
 /// acknowledged), as long as fewer than `limit` are acknowledged; a `limit` of 0 ends it.
 pub async fn play(mut games: GameServiceClient<Channel>, player: Arc<Player>, limit: Arc<AtomicUsize>) {
@@ -120,9 +191,4 @@ pub async fn until(what: &str, mut done: impl AsyncFnMut() -> bool) {
         assert!(tokio::time::Instant::now() < deadline, "not within {PATIENCE:?}: {what}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-}
-
-/// The moves each player has had acknowledged.
-pub fn moves_of(players: &[Arc<Player>]) -> Vec<usize> {
-    players.iter().map(|p| p.moves()).collect()
 }
