@@ -54,6 +54,8 @@ fn start() -> Server {
         max_pdn_bytes: 64 * 1024,
         keep_alive: Duration::from_secs(30),
         timing: damiera_server::games::clock::TimingPolicy::default(),
+        watch_patience: Duration::from_secs(30),
+        max_watches_per_client: 0,
     };
     let (rules, engine, games) = runtime.block_on(async {
         let store = Store::open(&url).await.expect("the SQLite store opens");

@@ -14,6 +14,15 @@
 //!   server's resident memory (VmRSS) with no watchers and with N, and their difference per
 //!   watcher.
 //!
+//! - `soak`: `--games K` games played at once through two or more replicas (`--servers`), every
+//!   call retried on the next replica until answered, while a script kills and restarts one of
+//!   them (`scripts/soak`). Each move is retried with its own request id until acknowledged, and
+//!   calls of every kind are mixed in: `GetGame` (which must show exactly the moves acknowledged),
+//!   `ListGames`, `ExportPdn`, a short `WatchGame` from a recent ply, `BestMove` of the position,
+//!   `ListVariants`, and `Resign` of a game at [`MAX_PLIES`]. At the end every game is read back:
+//!   its stored moves must be exactly those acknowledged, and replay legally from the start.
+//!   Prints the counts, the failures by code, and the verdict (exit status 1 when it fails).
+//!
 //! ghz drives `CreateGame` and `GetGame` (`scripts/game-load-test`), but not `MakeMove`: a move
 //! is legal only in the game's current position and only with the token of the seat to move, so a
 //! fixed request replayed by many clients would be refused after its first success, and measure
@@ -35,12 +44,15 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 use damiera_engine::{notation, Color, Game, Move, Variant};
+use damiera_server::proto::engine_service_client::EngineServiceClient;
 use damiera_server::proto::game_service_client::GameServiceClient;
+use damiera_server::proto::rules_service_client::RulesServiceClient;
 use damiera_server::proto::watch_game_response::Event;
 use damiera_server::proto::{self as pb, seat::Player, CreateGameRequest, MakeMoveRequest, Seat, WatchGameRequest};
 use tokio::sync::mpsc;
 use tokio_stream::StreamExt;
 use tonic::transport::Channel;
+use tonic::Code;
 use tonic::{Request, Status};
 
 /// A game still going after this many moves is left, and a new one started: random play can
@@ -67,6 +79,8 @@ enum Command {
     Moves(MovesArgs),
     /// Many watchers of one game: how long a move takes to reach them all, and their memory.
     Watch(WatchArgs),
+    /// Games played through replicas that are killed and restarted: nothing acknowledged lost.
+    Soak(SoakArgs),
 }
 
 /// What both modes share.
@@ -122,12 +136,28 @@ struct WatchArgs {
     server_pid: Option<u32>,
 }
 
+#[derive(Args)]
+struct SoakArgs {
+    #[command(flatten)]
+    common: Common,
+    /// The other replicas' gRPC addresses, comma-separated; calls go to each in turn.
+    #[arg(long, value_delimiter = ',')]
+    replicas: Vec<String>,
+    /// Games played at once, one task each.
+    #[arg(long, default_value_t = 8)]
+    games: usize,
+    /// How long to play; the moves in flight at the end are finished.
+    #[arg(long, default_value = "10m", value_parser = humantime::parse_duration)]
+    duration: Duration,
+}
+
 #[tokio::main]
 async fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Moves(args) => moves(args).await,
         Command::Watch(args) => watch(args).await,
+        Command::Soak(args) => soak(args).await,
     };
     if let Err(error) = result {
         eprintln!("game_load: {error}");
@@ -380,6 +410,313 @@ fn unfinished_line(variant: Variant, plies: usize, seed: u64) -> Result<Vec<Move
     Err(format!("no random {variant} game of {plies} moves found; ask for fewer"))
 }
 
+// soak
+
+/// The replicas, each over one lazily connected channel (a killed replica's calls fail fast with
+/// `UNAVAILABLE` and reconnect once it is back).
+#[derive(Clone)]
+struct Replicas(Vec<Channel>);
+
+impl Replicas {
+    fn new(addresses: &[String]) -> Result<Replicas, String> {
+        let channel = |address: &String| {
+            Channel::from_shared(address.clone())
+                .map(|endpoint| endpoint.connect_timeout(Duration::from_secs(1)).connect_lazy())
+                .map_err(|e| format!("{address}: {e}"))
+        };
+        addresses.iter().map(channel).collect::<Result<_, _>>().map(Replicas)
+    }
+
+    /// Calls `call` on one replica after another until one answers; a failure that says nothing
+    /// of the request (the replica is down, or went down during the call) is counted and retried,
+    /// any other is the answer.
+    async fn call<T, F, Fut>(&self, tally: &mut SoakTally, turn: &mut usize, mut call: F) -> Result<T, Status>
+    where
+        F: FnMut(Channel) -> Fut,
+        Fut: std::future::Future<Output = Result<T, Status>>,
+    {
+        loop {
+            *turn += 1;
+            match call(self.0[*turn % self.0.len()].clone()).await {
+                Err(status) if matches!(status.code(), Code::Unavailable | Code::Unknown | Code::Cancelled) => {
+                    *tally.retried.entry(format!("{:?}", status.code())).or_default() += 1;
+                    tokio::time::sleep(ERROR_PAUSE).await;
+                }
+                answer => return answer,
+            }
+        }
+    }
+}
+
+/// What the soak's drivers saw.
+#[derive(Default)]
+struct SoakTally {
+    /// Every game made: its name, and the moves acknowledged, in order.
+    games: Vec<(String, Vec<String>)>,
+    /// Calls answered, by method.
+    calls: BTreeMap<&'static str, u64>,
+    /// Failures retried on the next replica, by code.
+    retried: BTreeMap<String, u64>,
+    /// Answers that are errors no fault explains, with their method: the soak fails on any.
+    wrong: Vec<String>,
+}
+
+impl SoakTally {
+    fn merge(&mut self, other: SoakTally) {
+        self.games.extend(other.games);
+        for (method, n) in other.calls {
+            *self.calls.entry(method).or_default() += n;
+        }
+        for (code, n) in other.retried {
+            *self.retried.entry(code).or_default() += n;
+        }
+        self.wrong.extend(other.wrong);
+    }
+
+    /// Counts an answered call of `method`, or keeps its error as wrong.
+    fn answered<T>(&mut self, method: &'static str, answer: Result<T, Status>) -> Option<T> {
+        match answer {
+            Ok(value) => {
+                *self.calls.entry(method).or_default() += 1;
+                Some(value)
+            }
+            Err(status) => {
+                self.wrong.push(format!("{method}: {:?} {}", status.code(), status.message()));
+                None
+            }
+        }
+    }
+}
+
+async fn soak(args: SoakArgs) -> Result<(), String> {
+    let mut addresses = vec![args.common.server.clone()];
+    addresses.extend(args.replicas.iter().cloned());
+    let replicas = Replicas::new(&addresses)?;
+    let started = Instant::now();
+    let until = started + args.duration;
+    let drivers: Vec<_> = (0..args.games)
+        .map(|i| {
+            let seed = args.common.seed.wrapping_add(i as u64);
+            tokio::spawn(soak_games(replicas.clone(), args.common.variant, seed, i, until))
+        })
+        .collect();
+    let mut tally = SoakTally::default();
+    for driver in drivers {
+        tally.merge(driver.await.map_err(|e| format!("a driver failed: {e}"))?);
+    }
+    let seconds = started.elapsed().as_secs_f64();
+
+    // Every game read back: exactly the moves acknowledged, and a legal replay of them.
+    let (mut missing, mut illegal, mut turn) = (Vec::new(), Vec::new(), 0);
+    let mut check = SoakTally::default();
+    let mut acknowledged = 0;
+    for (name, moves) in &tally.games {
+        acknowledged += moves.len();
+        let request = || pb::GetGameRequest { name: name.clone() };
+        let answer = replicas
+            .call(&mut check, &mut turn, |c| async move { GameServiceClient::new(c).get_game(request()).await })
+            .await;
+        let Some(game) = check.answered("GetGame", answer).and_then(|r| r.into_inner().game) else { continue };
+        let stored: Vec<String> = game.moves.into_iter().map(|m| m.notation).collect();
+        if stored != *moves {
+            missing.push(format!("{name}: acknowledged {moves:?}, stored {stored:?}"));
+        }
+        if let Err(error) = replay(args.common.variant, &stored) {
+            illegal.push(format!("{name}: {error}"));
+        }
+    }
+    tally.wrong.extend(check.wrong);
+    let passed = missing.is_empty() && illegal.is_empty() && tally.wrong.is_empty();
+    let report = serde_json::json!({
+        "seconds": seconds, "replicas": addresses.len(), "games": tally.games.len(),
+        "moves_acknowledged": acknowledged, "calls": tally.calls, "retried": tally.retried,
+        "wrong_answers": tally.wrong, "games_not_as_acknowledged": missing, "illegal_replays": illegal,
+        "passed": passed,
+    });
+    if args.common.json {
+        println!("{report}");
+    } else {
+        println!("{report:#}");
+    }
+    if passed {
+        Ok(())
+    } else {
+        Err("the soak failed: see wrong_answers, games_not_as_acknowledged and illegal_replays".to_string())
+    }
+}
+
+/// Replays `moves` from the start of `variant`: an error names the first that is not legal.
+fn replay(variant: Variant, moves: &[String]) -> Result<(), String> {
+    let mut game = Game::new(variant);
+    for (ply, text) in moves.iter().enumerate() {
+        let chosen = notation::parse(game.position(), text).map_err(|e| format!("move {}: {text}: {e}", ply + 1))?;
+        game.play_move(&chosen).map_err(|e| format!("move {}: {text}: {e}", ply + 1))?;
+    }
+    Ok(())
+}
+
+/// One driver of the soak: games one after another until `until`, every move retried (with its
+/// request id) until acknowledged, and a call of another kind after each move.
+async fn soak_games(replicas: Replicas, variant: Variant, seed: u64, driver: usize, until: Instant) -> SoakTally {
+    let mut tally = SoakTally::default();
+    let mut picks = Picks::new(seed);
+    let mut turn = driver;
+    while Instant::now() < until {
+        let mut request = two_people(variant);
+        request.request_id = format!("soak-{seed}-{}", tally.games.len());
+        let answer = replicas
+            .call(&mut tally, &mut turn, |c| {
+                let request = request.clone();
+                async move { GameServiceClient::new(c).create_game(request).await }
+            })
+            .await;
+        let Some(seats) = tally.answered("CreateGame", answer).map(|r| Seats::from(r.into_inner())) else { continue };
+        let mut game = Game::new(variant);
+        let mut moves = Vec::new();
+        while Instant::now() < until && !game.outcome().is_over() && game.ply() < MAX_PLIES {
+            let legal = game.position().legal_moves();
+            let chosen = legal[picks.below(legal.len())];
+            let request_id = format!("ply-{}", game.ply());
+            let answer = replicas
+                .call(&mut tally, &mut turn, |c| {
+                    let mut request = seats.next_move(&game, &chosen);
+                    request.get_mut().request_id = request_id.clone();
+                    async move { GameServiceClient::new(c).make_move(request).await }
+                })
+                .await;
+            if tally.answered("MakeMove", answer).is_none() {
+                break;
+            }
+            moves.push(notation::write(variant, &chosen));
+            game.play_move(&chosen).expect("a move from the legal moves is legal");
+            other_call(&replicas, &mut tally, &mut turn, (&seats.name, variant), &moves, picks.below(6)).await;
+        }
+        if game.ply() >= MAX_PLIES && !game.outcome().is_over() {
+            let token = match game.position().turn() {
+                Color::White => seats.white.clone(),
+                Color::Black => seats.black.clone(),
+            };
+            let name = seats.name.clone();
+            let answer = replicas
+                .call(&mut tally, &mut turn, |c| {
+                    let mut request = Request::new(pb::ResignRequest { name: name.clone() });
+                    let header = format!("Bearer {token}").parse().expect("a token is a valid header value");
+                    request.metadata_mut().insert("authorization", header);
+                    async move { GameServiceClient::new(c).resign(request).await }
+                })
+                .await;
+            // A resignation retried after it was stored finds the game over: that is its answer too.
+            match answer {
+                Err(status) if status.code() == Code::FailedPrecondition => {}
+                answer => _ = tally.answered("Resign", answer),
+            }
+        }
+        tally.games.push((seats.name, moves));
+    }
+    tally
+}
+
+/// One call of kind `kind` (0 to 5) about game `name` of `variant`, whose moves are `moves`.
+async fn other_call(
+    replicas: &Replicas,
+    tally: &mut SoakTally,
+    turn: &mut usize,
+    (name, variant): (&str, Variant),
+    moves: &[String],
+    kind: usize,
+) {
+    let name = name.to_string();
+    match kind {
+        0 => {
+            let answer = replicas
+                .call(tally, turn, |c| {
+                    let name = name.clone();
+                    async move { GameServiceClient::new(c).get_game(pb::GetGameRequest { name }).await }
+                })
+                .await;
+            if let Some(game) = tally.answered("GetGame", answer).and_then(|r| r.into_inner().game) {
+                let stored: Vec<&String> = game.moves.iter().map(|m| &m.notation).collect();
+                if stored != moves.iter().collect::<Vec<_>>() {
+                    tally.wrong.push(format!("GetGame: {name} shows {stored:?}, acknowledged {moves:?}"));
+                }
+            }
+        }
+        1 => {
+            let request = pb::ListGamesRequest { page_size: 10, ..Default::default() };
+            let answer = replicas
+                .call(tally, turn, |c| {
+                    let request = request.clone();
+                    async move { GameServiceClient::new(c).list_games(request).await }
+                })
+                .await;
+            tally.answered("ListGames", answer);
+        }
+        2 => {
+            let answer = replicas
+                .call(tally, turn, |c| {
+                    let name = name.clone();
+                    async move { GameServiceClient::new(c).export_pdn(pb::ExportPdnRequest { name }).await }
+                })
+                .await;
+            tally.answered("ExportPdn", answer);
+        }
+        3 => {
+            // From three moves back: the first message must bring the watcher up to date.
+            let from_ply = moves.len().saturating_sub(3) as u32;
+            let answer = replicas
+                .call(tally, turn, |c| {
+                    let name = name.clone();
+                    async move {
+                        let request = WatchGameRequest { name, from_ply: Some(from_ply) };
+                        let mut stream = GameServiceClient::new(c).watch_game(request).await?.into_inner();
+                        stream.message().await
+                    }
+                })
+                .await;
+            if let Some(Some(message)) = tally.answered("WatchGame", answer) {
+                let ply = match message.event {
+                    Some(Event::Update(update)) => update.state.map_or(0, |s| s.ply),
+                    _ => u32::MAX,
+                };
+                if ply as usize != moves.len() {
+                    tally
+                        .wrong
+                        .push(format!("WatchGame: {name} from {from_ply} reached ply {ply}, not {}", moves.len()));
+                }
+            }
+        }
+        4 => {
+            let request = pb::BestMoveRequest {
+                search: Some(pb::SearchRequest {
+                    variant: variant_to_pb(variant).into(),
+                    moves: moves.to_vec(),
+                    limits: Some(pb::SearchLimits { depth: 2, ..Default::default() }),
+                    ..Default::default()
+                }),
+            };
+            let answer = replicas
+                .call(tally, turn, |c| {
+                    let request = request.clone();
+                    async move { EngineServiceClient::new(c).best_move(request).await }
+                })
+                .await;
+            // The game may be over: then GAME_OVER is the right answer.
+            match answer {
+                Err(status) if status.code() == Code::FailedPrecondition => {}
+                answer => _ = tally.answered("BestMove", answer),
+            }
+        }
+        _ => {
+            let answer = replicas
+                .call(tally, turn, |c| async move {
+                    RulesServiceClient::new(c).list_variants(pb::ListVariantsRequest::default()).await
+                })
+                .await;
+            tally.answered("ListVariants", answer);
+        }
+    }
+}
+
 /// The server's resident memory, from /proc.
 fn rss_kib(pid: u32) -> Result<u64, String> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).map_err(|e| format!("process {pid}: {e}"))?;
@@ -401,15 +738,18 @@ async fn connect(server: &str, count: usize) -> Result<Vec<Channel>, String> {
     Ok(channels)
 }
 
-fn two_people(variant: Variant) -> CreateGameRequest {
-    let person = |name: &str| Seat { player: Some(Player::Person(pb::Person { display_name: name.to_string() })) };
-    let variant = match variant {
+fn variant_to_pb(variant: Variant) -> pb::Variant {
+    match variant {
         Variant::Italian => pb::Variant::Italian,
         Variant::Triestina => pb::Variant::Triestina,
         Variant::Turkish => pb::Variant::Turkish,
-    };
+    }
+}
+
+fn two_people(variant: Variant) -> CreateGameRequest {
+    let person = |name: &str| Seat { player: Some(Player::Person(pb::Person { display_name: name.to_string() })) };
     CreateGameRequest {
-        variant: variant.into(),
+        variant: variant_to_pb(variant).into(),
         white: Some(person("White")),
         black: Some(person("Black")),
         ..Default::default()

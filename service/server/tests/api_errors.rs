@@ -99,12 +99,19 @@ fn examples() -> Vec<(ApiError, Expected)> {
         (ApiError::TakebackRefused("off".into()), expect("TAKEBACK_REFUSED", FailedPrecondition, None, &[])),
         (ApiError::Contended("game changed 8 times".into()), expect("CONTENDED", Aborted, None, &[])),
         (ApiError::StoreUnavailable("down".into()), retried(expect("STORE_UNAVAILABLE", Unavailable, None, &[]))),
+        (ApiError::StoreFull("disk full".into()), retried(expect("STORE_FULL", ResourceExhausted, None, &[]))),
+        (ApiError::StoreReadOnly("read-only".into()), retried(expect("STORE_READ_ONLY", Unavailable, None, &[]))),
         (ApiError::ShuttingDown { from_ply: None }, expect("SHUTTING_DOWN", Unavailable, None, &[])),
         (ApiError::ShuttingDown { from_ply: Some(7) }, expect("SHUTTING_DOWN", Unavailable, None, &["fromPly"])),
         (
             ApiError::RateLimited { retry_after: Duration::from_secs(1) },
             retried(expect("RATE_LIMITED", ResourceExhausted, None, &[])),
         ),
+        (
+            ApiError::WatchTooSlow { from_ply: 12, patience: Duration::from_secs(30) },
+            expect("WATCH_TOO_SLOW", ResourceExhausted, None, &["fromPly"]),
+        ),
+        (ApiError::TooManyWatches { open: 100 }, expect("TOO_MANY_WATCHES", ResourceExhausted, None, &["maximum"])),
         (ApiError::Internal("bug".into()), expect("INTERNAL", Internal, None, &[])),
     ]
 }
@@ -138,9 +145,13 @@ fn covered(error: &ApiError) {
         | ApiError::AbortRefused(_)
         | ApiError::TakebackRefused(_)
         | ApiError::StoreUnavailable(_)
+        | ApiError::StoreFull(_)
+        | ApiError::StoreReadOnly(_)
         | ApiError::Contended(_)
         | ApiError::ShuttingDown { .. }
         | ApiError::RateLimited { .. }
+        | ApiError::WatchTooSlow { .. }
+        | ApiError::TooManyWatches { .. }
         | ApiError::Internal(_) => {}
     }
 }

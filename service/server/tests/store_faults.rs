@@ -10,14 +10,10 @@
 mod support;
 
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-use damiera_engine::{notation, Position, Variant};
-use damiera_server::proto::game_service_client::GameServiceClient;
-use damiera_server::proto::{self as pb, CreateGameRequest, GetGameRequest, MakeMoveRequest};
-use support::{as_seat, failure, TestServer};
+use damiera_server::proto::GetGameRequest;
+use support::play::{assert_only_failures, until, Table};
+use support::{failure, TestServer};
 use tonic::transport::Channel;
 use tonic::Code;
 use tonic_health::pb::health_check_response::ServingStatus;
@@ -30,9 +26,6 @@ const GAMES: usize = 4;
 /// Moves each game plays before the database stops; the next as many are tried while it is down
 /// and acknowledged once it is back.
 const MOVES_EACH_WAY: usize = 4;
-
-/// Generous bounds for what must happen "soon": never a timing assertion, only a hang guard.
-const PATIENCE: Duration = Duration::from_secs(90);
 
 /// A PostgreSQL cluster of this test's own, removed at the end.
 struct PrivatePostgres {
@@ -73,69 +66,10 @@ impl Drop for PrivatePostgres {
     }
 }
 
-/// One game and what its player saw acknowledged.
-struct Player {
-    name: String,
-    tokens: [String; 2],
-    acknowledged: Mutex<Vec<String>>,
-    /// Every failure seen: code and reason.
-    failures: Mutex<Vec<(Code, String)>>,
-}
-
-/// Plays the first legal move again and again (each retried with its own request id until it is
-/// acknowledged), as long as fewer than `limit` are acknowledged; a `limit` of 0 ends it.
-async fn play(mut games: GameServiceClient<Channel>, player: Arc<Player>, limit: Arc<AtomicUsize>) {
-    let mut position = Position::start(Variant::Italian);
-    loop {
-        let ply = player.acknowledged.lock().unwrap().len();
-        match limit.load(Ordering::SeqCst) {
-            0 => return,
-            limit if ply >= limit => {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-                continue;
-            }
-            _ => {}
-        }
-        let Some(mv) = position.legal_moves().first().copied() else { return };
-        let written = notation::write(Variant::Italian, &mv);
-        let message = MakeMoveRequest {
-            name: player.name.clone(),
-            notation: written.clone(),
-            expected_ply: Some(ply as u32),
-            request_id: format!("ply-{ply}"),
-            ..Default::default()
-        };
-        match games.make_move(as_seat(&player.tokens[ply % 2], message)).await {
-            Ok(_) => {
-                player.acknowledged.lock().unwrap().push(written);
-                position = position.play(&mv).expect("a legal move");
-            }
-            Err(status) => {
-                let seen = failure::<()>(Err(status));
-                player.failures.lock().unwrap().push((seen.code, seen.reason));
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-        }
-    }
-}
-
 async fn game_health(health: &mut HealthClient<Channel>) -> Option<ServingStatus> {
     let request = HealthCheckRequest { service: "damiera.v1.GameService".to_string() };
     let answer = health.check(request).await.ok()?;
     ServingStatus::try_from(answer.into_inner().status).ok()
-}
-
-/// Waits (at most [`PATIENCE`]) until `done` holds.
-async fn until(what: &str, mut done: impl AsyncFnMut() -> bool) {
-    let deadline = tokio::time::Instant::now() + PATIENCE;
-    while !done().await {
-        assert!(tokio::time::Instant::now() < deadline, "not within {PATIENCE:?}: {what}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-fn moves_of(players: &[Arc<Player>]) -> Vec<usize> {
-    players.iter().map(|p| p.acknowledged.lock().unwrap().len()).collect()
 }
 
 #[tokio::test]
@@ -157,62 +91,22 @@ async fn postgres_stopped_under_load_loses_nothing_acknowledged_and_play_resumes
     assert_eq!(game_health(&mut health).await, Some(ServingStatus::Serving));
 
     let mut games = server.games().await;
-    let mut players = Vec::new();
-    let limit = Arc::new(AtomicUsize::new(MOVES_EACH_WAY));
-    let mut tasks = Vec::new();
-    for _ in 0..GAMES {
-        let person = || Some(pb::Seat { player: Some(pb::seat::Player::Person(pb::Person::default())) });
-        let request = CreateGameRequest {
-            variant: pb::Variant::Italian as i32,
-            white: person(),
-            black: person(),
-            ..Default::default()
-        };
-        let made = games.create_game(request).await.expect("a game is created").into_inner();
-        let player = Arc::new(Player {
-            name: made.game.expect("a game").name,
-            tokens: [made.white_token, made.black_token],
-            acknowledged: Mutex::new(Vec::new()),
-            failures: Mutex::new(Vec::new()),
-        });
-        tasks.push(tokio::spawn(play(server.games().await, Arc::clone(&player), Arc::clone(&limit))));
-        players.push(player);
-    }
-    until("every game plays its first moves", async || moves_of(&players).iter().all(|&n| n >= MOVES_EACH_WAY)).await;
+    let table = Table::new_games(&server, GAMES, MOVES_EACH_WAY).await;
+    table.until_each_has(MOVES_EACH_WAY).await;
 
     postgres.stop();
-    limit.store(2 * MOVES_EACH_WAY, Ordering::SeqCst);
+    table.allow(2 * MOVES_EACH_WAY);
     until("GameService turns NOT_SERVING", async || game_health(&mut health).await == Some(ServingStatus::NotServing))
         .await;
-    let down = failure(games.get_game(GetGameRequest { name: players[0].name.clone() }).await);
+    let down = failure(games.get_game(GetGameRequest { name: table.players[0].name.clone() }).await);
     assert_eq!((down.code, down.reason.as_str()), (Code::Unavailable, "STORE_UNAVAILABLE"), "{}", down.message);
-    let failed = || players.iter().map(|p| p.failures.lock().unwrap().len()).sum::<usize>();
-    until("the players' moves fail while the database is down", async || failed() > 0).await;
+    until("the players' moves fail while the database is down", async || table.failed() > 0).await;
 
     postgres.start();
     until("GameService is SERVING again", async || game_health(&mut health).await == Some(ServingStatus::Serving))
         .await;
-    until("every game plays on", async || moves_of(&players).iter().all(|&n| n == 2 * MOVES_EACH_WAY)).await;
-    limit.store(0, Ordering::SeqCst);
-    for task in tasks {
-        task.await.expect("a player ends without panicking");
-    }
-
-    eprintln!("{} calls failed while the database was down", failed());
-    for player in &players {
-        let failures = player.failures.lock().unwrap().clone();
-        assert!(
-            failures.iter().all(|(code, reason)| (*code, reason.as_str()) == (Code::Unavailable, "STORE_UNAVAILABLE")),
-            "{failures:?}"
-        );
-        let stored = games.get_game(GetGameRequest { name: player.name.clone() }).await.expect("the game loads");
-        let stored: Vec<String> =
-            stored.into_inner().game.expect("a game").moves.into_iter().map(|m| m.notation).collect();
-        assert_eq!(
-            stored,
-            *player.acknowledged.lock().unwrap(),
-            "{}: the stored moves are not those acknowledged",
-            player.name
-        );
-    }
+    table.until_each_has(2 * MOVES_EACH_WAY).await;
+    eprintln!("{} calls failed while the database was down", table.failed());
+    let players = table.stop().await;
+    assert_only_failures(&players, Code::Unavailable, "STORE_UNAVAILABLE", &mut games).await;
 }

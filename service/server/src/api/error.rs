@@ -124,6 +124,12 @@ pub enum ApiError {
     /// The game store cannot be reached; nothing was changed.
     #[error("{0}; nothing was changed, retry later")]
     StoreUnavailable(String),
+    /// The game store has no room for the change; nothing was changed, and reads still work.
+    #[error("{0}; nothing was changed, retry once the operator has made room")]
+    StoreFull(String),
+    /// The game store takes no writes; nothing was changed, and reads still work.
+    #[error("{0}; nothing was changed, retry later or on another replica")]
+    StoreReadOnly(String),
     /// Other calls kept changing the game while this one was being applied.
     #[error("{0}")]
     Contended(String),
@@ -136,6 +142,21 @@ pub enum ApiError {
     ShuttingDown {
         /// Where an ended watch resumes.
         from_ply: Option<u32>,
+    },
+    /// A watch whose client read nothing while its buffer was full, for the server's patience: it
+    /// ends, telling the client where to resume.
+    #[error("this watch fell behind: its client read nothing for {}s while its buffer was full; watch again with from_ply {from_ply}", patience.as_secs_f64())]
+    WatchTooSlow {
+        /// Where the ended watch resumes.
+        from_ply: u32,
+        /// How long the buffer stayed full.
+        patience: Duration,
+    },
+    /// This client address has as many watches open as one client may.
+    #[error("this client has {open} watches open, the most one client address may have; end one first")]
+    TooManyWatches {
+        /// The watches it has open: the limit.
+        open: usize,
     },
     /// This client has sent more calls than its rate allows.
     #[error("too many calls from this client; retry after {}ms", retry_after.as_millis())]
@@ -207,7 +228,11 @@ impl ApiError {
             ApiError::AbortRefused(_) => "ABORT_REFUSED",
             ApiError::TakebackRefused(_) => "TAKEBACK_REFUSED",
             ApiError::StoreUnavailable(_) => "STORE_UNAVAILABLE",
+            ApiError::StoreFull(_) => "STORE_FULL",
+            ApiError::StoreReadOnly(_) => "STORE_READ_ONLY",
             ApiError::RateLimited { .. } => "RATE_LIMITED",
+            ApiError::WatchTooSlow { .. } => "WATCH_TOO_SLOW",
+            ApiError::TooManyWatches { .. } => "TOO_MANY_WATCHES",
             ApiError::ShuttingDown { .. } => "SHUTTING_DOWN",
             ApiError::Contended(_) => "CONTENDED",
             ApiError::Internal(_) => "INTERNAL",
@@ -224,12 +249,18 @@ impl ApiError {
             | ApiError::TimeUp(_)
             | ApiError::AbortRefused(_)
             | ApiError::TakebackRefused(_) => Code::FailedPrecondition,
-            ApiError::Overloaded { .. } | ApiError::RateLimited { .. } => Code::ResourceExhausted,
+            ApiError::Overloaded { .. }
+            | ApiError::RateLimited { .. }
+            | ApiError::StoreFull(_)
+            | ApiError::WatchTooSlow { .. }
+            | ApiError::TooManyWatches { .. } => Code::ResourceExhausted,
             ApiError::GameNotFound(_) => Code::NotFound,
             ApiError::MissingToken | ApiError::ApiKey => Code::Unauthenticated,
             ApiError::WrongToken => Code::PermissionDenied,
             ApiError::Stale { .. } | ApiError::Contended(_) => Code::Aborted,
-            ApiError::StoreUnavailable(_) | ApiError::ShuttingDown { .. } => Code::Unavailable,
+            ApiError::StoreUnavailable(_) | ApiError::StoreReadOnly(_) | ApiError::ShuttingDown { .. } => {
+                Code::Unavailable
+            }
             ApiError::Internal(_) => Code::Internal,
             ApiError::UnsupportedVariant { .. }
             | ApiError::InvalidFen { .. }
@@ -271,8 +302,11 @@ impl ApiError {
             ApiError::LimitExceeded { maximum, .. } => {
                 metadata.insert("maximum".to_string(), maximum.clone());
             }
-            ApiError::ShuttingDown { from_ply: Some(ply) } => {
+            ApiError::ShuttingDown { from_ply: Some(ply) } | ApiError::WatchTooSlow { from_ply: ply, .. } => {
                 metadata.insert("fromPly".to_string(), ply.to_string());
+            }
+            ApiError::TooManyWatches { open } => {
+                metadata.insert("maximum".to_string(), open.to_string());
             }
             _ => {}
         }
@@ -311,6 +345,8 @@ impl From<HostError> for ApiError {
             HostError::ResumeBeyondEnd { .. } => ApiError::invalid("from_ply", message),
             HostError::ShuttingDown => ApiError::ShuttingDown { from_ply: None },
             HostError::Store(StoreError::Unavailable(_)) => ApiError::StoreUnavailable(message),
+            HostError::Store(StoreError::Full(_)) => ApiError::StoreFull(message),
+            HostError::Store(StoreError::ReadOnly(_)) => ApiError::StoreReadOnly(message),
             HostError::Store(StoreError::Corrupt(_) | StoreError::BadUrl(_) | StoreError::IdTaken(_))
             | HostError::Corrupt(_) => ApiError::Internal(message),
         }
@@ -347,7 +383,7 @@ impl From<ApiError> for Status {
             ApiError::Overloaded { retry_after, .. } | ApiError::RateLimited { retry_after } => {
                 details.set_retry_info(Some(retry_after));
             }
-            ApiError::StoreUnavailable(_) => {
+            ApiError::StoreUnavailable(_) | ApiError::StoreFull(_) | ApiError::StoreReadOnly(_) => {
                 details.set_retry_info(Some(STORE_RETRY_AFTER));
             }
             _ => {}

@@ -23,4 +23,4 @@ pub use error::{HostError, NamedState};
 pub use host::{now_ms, Acted, Action, Actor, Expected, Host, Said};
 pub use referee::Referee;
 pub use replay::{answer_text, AbortReason, ActionError, Replayed};
-pub use watch::{Hub, Snapshot, WatchEvent};
+pub use watch::{Hub, Snapshot, WatchEvent, WatchEvents, WatchPace};

@@ -4,13 +4,21 @@
 //!
 //! Announcements can be missed (a lost database connection), so the hub also re-reads every
 //! watched game at each keep-alive interval: a watcher is never stuck on an old state for longer.
+//!
+//! Each watcher has a bounded buffer. A watcher whose buffer stays full for its patience (its
+//! client reads nothing) is let go: its stream ends, after what is buffered, with
+//! [`WatchEvent::TooSlow`] and the ply to resume from, so that a client that never reads holds no
+//! more than a buffer's worth of the server's memory.
 
 use std::collections::HashMap;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use tokio::sync::mpsc::error::SendTimeoutError;
 use tokio::sync::{broadcast, mpsc, watch};
 use tokio_stream::wrappers::ReceiverStream;
+use tokio_stream::{Stream, StreamExt};
 
 use super::error::HostError;
 use super::host::{now_ms, Host};
@@ -65,6 +73,28 @@ pub enum WatchEvent {
         /// The moves the watcher has: the `from_ply` of its next watch.
         from_ply: usize,
     },
+    /// The watcher's buffer stayed full for its patience: the last message, telling it where to
+    /// resume.
+    TooSlow {
+        /// The moves the watcher has: the `from_ply` of its next watch.
+        from_ply: usize,
+        /// How long its buffer stayed full.
+        patience: Duration,
+    },
+}
+
+/// A watcher's events, ending with the game, or with [`WatchEvent::Closing`] or
+/// [`WatchEvent::TooSlow`].
+pub type WatchEvents = Pin<Box<dyn Stream<Item = WatchEvent> + Send>>;
+
+/// How a watch is paced.
+#[derive(Clone, Copy, Debug)]
+pub struct WatchPace {
+    /// How long a quiet watch waits before a keep-alive.
+    pub keep_alive: Duration,
+    /// How long a watcher's buffer may stay full before the watch ends with
+    /// [`WatchEvent::TooSlow`].
+    pub patience: Duration,
 }
 
 /// The watched games of this server.
@@ -108,13 +138,13 @@ impl Hub {
     }
 
     /// A stream of game `id`: the whole game (or the moves from `from_ply`), then every change,
-    /// with a keep-alive after each quiet `keep_alive`; it ends once the game is over.
+    /// with a keep-alive after each quiet interval; it ends once the game is over.
     pub async fn watch(
         self: &Arc<Self>,
         id: &str,
         from_ply: Option<u32>,
-        keep_alive: Duration,
-    ) -> Result<ReceiverStream<WatchEvent>, HostError> {
+        pace: WatchPace,
+    ) -> Result<WatchEvents, HostError> {
         if *self.closing.borrow() {
             return Err(HostError::ShuttingDown);
         }
@@ -132,9 +162,11 @@ impl Hub {
             Some(from) => WatchEvent::Update { snapshot: Arc::clone(&snapshot), from_ply: from as usize },
         };
         let (sender, receiver) = mpsc::channel(WATCHER_BUFFER);
-        tokio::spawn(relay(latest, self.closing.subscribe(), snapshot, first, sender, keep_alive));
+        let (end, last) = mpsc::channel(1);
+        let outbox = Outbox { sender, end, patience: pace.patience, ply: from_ply.unwrap_or(0) as usize };
+        tokio::spawn(relay(latest, self.closing.subscribe(), snapshot, first, outbox, pace.keep_alive));
         metrics::gauge!("damiera_game_watchers").increment(1.0);
-        Ok(ReceiverStream::new(receiver))
+        Ok(Box::pin(ReceiverStream::new(receiver).chain(ReceiverStream::new(last))))
     }
 
     /// A receiver of game `id`'s snapshots, which starts at `snapshot` or a newer one.
@@ -185,20 +217,55 @@ fn publish(sender: &watch::Sender<Arc<Snapshot>>, snapshot: Arc<Snapshot>) {
     });
 }
 
+/// Where one watcher's events go: its bounded buffer, and the last word once the watch must end
+/// (read after the buffer, so it never waits for room).
+struct Outbox {
+    sender: mpsc::Sender<WatchEvent>,
+    end: mpsc::Sender<WatchEvent>,
+    patience: Duration,
+    /// The moves the watcher has been given: where it would resume.
+    ply: usize,
+}
+
+impl Outbox {
+    /// Buffers `event`, which brings the watcher to `ply`. False when the watch is over: the
+    /// watcher left, or its buffer stayed full for the patience (then it is told so, last).
+    async fn put(&mut self, event: WatchEvent, ply: usize) -> bool {
+        match self.sender.send_timeout(event, self.patience).await {
+            Ok(()) => {
+                self.ply = ply;
+                true
+            }
+            Err(SendTimeoutError::Closed(_)) => false,
+            Err(SendTimeoutError::Timeout(_)) => {
+                metrics::counter!("damiera_game_watchers_too_slow_total").increment(1);
+                self.finish(WatchEvent::TooSlow { from_ply: self.ply, patience: self.patience });
+                false
+            }
+        }
+    }
+
+    /// Ends the watch with `event`, after what is buffered.
+    fn finish(&self, event: WatchEvent) {
+        // The channel holds one event and this is the only one sent.
+        let _ = self.end.try_send(event);
+    }
+}
+
 /// One watcher: sends `first`, then what is new in each snapshot, until the game is over or the
-/// watcher leaves.
+/// watcher leaves (or is let go).
 async fn relay(
     mut latest: watch::Receiver<Arc<Snapshot>>,
     mut closing: watch::Receiver<bool>,
     start: Arc<Snapshot>,
     first: WatchEvent,
-    sender: mpsc::Sender<WatchEvent>,
+    mut outbox: Outbox,
     keep_alive: Duration,
 ) {
     let mut version = start.version();
     let mut ply = start.ply();
     let mut over = start.is_over();
-    if sender.send(first).await.is_err() {
+    if !outbox.put(first, ply).await {
         over = true;
     }
     while !over {
@@ -216,13 +283,13 @@ async fn relay(
                 Ok(Err(_)) => break, // the hub is gone: the server is stopping
                 Err(_) => WatchEvent::KeepAlive { at_ms: now_ms() },
             },
-            () = sender.closed() => break,
+            () = outbox.sender.closed() => break,
             true = wait_closing(&mut closing) => {
-                let _ = sender.send(WatchEvent::Closing { from_ply: ply }).await;
+                outbox.finish(WatchEvent::Closing { from_ply: outbox.ply });
                 break;
             }
         };
-        if sender.send(event).await.is_err() {
+        if !outbox.put(event, ply).await {
             break;
         }
     }

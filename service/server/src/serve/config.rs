@@ -72,6 +72,16 @@ pub struct ServeArgs {
     /// How long a ping may go unanswered before the connection is closed.
     #[arg(long, env = "DAMIERA_KEEPALIVE_TIMEOUT", value_parser = humantime::parse_duration, default_value = "10s")]
     pub keepalive_timeout: Duration,
+    /// How long a connection may send nothing (or take nothing it is sent) before it is closed: an
+    /// abandoned connection, or one that stopped halfway through its first bytes; 0s: never. Must
+    /// be longer than --keepalive-interval, whose pings keep live HTTP/2 clients talking.
+    #[arg(long, env = "DAMIERA_IDLE_TIMEOUT", value_parser = humantime::parse_duration, default_value = "2m")]
+    pub idle_timeout: Duration,
+    /// How long a call may take until its answer starts (a unary call: all of it; a stream: until
+    /// its first message is ready); a call past it, such as a request whose body never comes, ends
+    /// with CANCELLED. A client's own deadline is kept when shorter.
+    #[arg(long, env = "DAMIERA_REQUEST_TIMEOUT", value_parser = humantime::parse_duration, default_value = "5m")]
+    pub request_timeout: Duration,
     /// Where hosted games are stored: sqlite://FILE (created if missing) or postgres://...;
     /// replicas that share one PostgreSQL share their games.
     #[arg(long, env = "DAMIERA_DATABASE", default_value = "sqlite://damiera.db")]
@@ -98,6 +108,14 @@ pub struct ServeArgs {
     /// abandonment (aborted if it had not made its first move).
     #[arg(long, env = "DAMIERA_ABANDON_AFTER", value_parser = humantime::parse_duration, default_value = "7days")]
     pub abandon_after: Duration,
+    /// How long a WatchGame stream's buffer may stay full (its client reading nothing) before the
+    /// stream ends with RESOURCE_EXHAUSTED (WATCH_TOO_SLOW) and the ply to resume from.
+    #[arg(long, env = "DAMIERA_WATCH_PATIENCE", value_parser = humantime::parse_duration, default_value = "30s")]
+    pub watch_patience: Duration,
+    /// WatchGame streams one client address may have open at once; beyond, RESOURCE_EXHAUSTED
+    /// (TOO_MANY_WATCHES); 0: no limit. Behind a proxy every client shares the proxy's address.
+    #[arg(long, env = "DAMIERA_MAX_WATCHES_PER_CLIENT", default_value_t = 1000)]
+    pub max_watches_per_client: usize,
     /// The endgame databases' folder (default: $XDG_DATA_HOME/damiera/egtb, or
     /// ~/.local/share/damiera/egtb; `damiera egtb build` writes there); without databases in it,
     /// searches go without.
@@ -152,11 +170,28 @@ impl ServeArgs {
         self.search_threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u32)).max(1)
     }
 
+    /// The idle timeout of connections (none: never), checked against the keep-alive pings that
+    /// keep live clients talking.
+    pub fn idle_timeout(&self) -> Result<Option<Duration>, String> {
+        if self.idle_timeout.is_zero() {
+            return Ok(None);
+        }
+        if self.keepalive_interval.is_zero() || self.keepalive_interval >= self.idle_timeout {
+            return Err("--idle-timeout must be longer than --keepalive-interval (whose pings keep live clients \
+                        talking), or 0s"
+                .to_string());
+        }
+        Ok(Some(self.idle_timeout))
+    }
+
     /// The per-request caps.
     pub fn caps(&self) -> Result<Caps, String> {
         let caps = &self.caps;
         if caps.default_move_time > caps.max_move_time {
             return Err("--default-move-time must not be longer than --max-move-time".to_string());
+        }
+        if self.request_timeout <= caps.max_move_time {
+            return Err("--request-timeout must be longer than --max-move-time".to_string());
         }
         if caps.default_hash > caps.max_hash {
             return Err("--default-hash must not be larger than --max-hash".to_string());

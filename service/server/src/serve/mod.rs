@@ -6,6 +6,7 @@
 
 pub mod config;
 mod guard;
+mod idle;
 mod observe;
 mod shutdown;
 mod store_health;
@@ -17,7 +18,6 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
-use tonic::transport::server::TcpIncoming;
 use tonic::transport::{Identity, Server, ServerTlsConfig};
 use tonic_web::GrpcWebLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
@@ -64,8 +64,10 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
         return Err(ServeError::Config("--api-key must not be empty".to_string()));
     }
     let cors = cors(&args.cors_origins)?;
+    let idle = args.idle_timeout().map_err(ServeError::Config)?;
     let mut server = Server::builder()
         .accept_http1(true)
+        .timeout(args.request_timeout)
         .http2_keepalive_interval((!args.keepalive_interval.is_zero()).then_some(args.keepalive_interval))
         .http2_keepalive_timeout(Some(args.keepalive_timeout))
         .max_concurrent_streams(Some(MAX_STREAMS_PER_CONNECTION));
@@ -129,7 +131,7 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
         .add_service(rules)
         .add_service(engine)
         .add_service(games)
-        .serve_with_incoming_shutdown(incoming(listener), {
+        .serve_with_incoming_shutdown(idle::incoming(listener, idle), {
             let stopping = Arc::clone(&stopping);
             async move {
                 let store_health = store_health.abort_handle();
@@ -164,7 +166,13 @@ async fn game_service(
         first_move_ms: args.first_move_time.as_millis() as u64,
         abandon_after_ms: args.abandon_after.as_millis() as u64,
     };
-    let settings = GameSettings { max_pdn_bytes: args.max_pdn_bytes, keep_alive: args.watch_keepalive, timing };
+    let settings = GameSettings {
+        max_pdn_bytes: args.max_pdn_bytes,
+        keep_alive: args.watch_keepalive,
+        watch_patience: args.watch_patience,
+        max_watches_per_client: args.max_watches_per_client,
+        timing,
+    };
     let (api, hub, host, seats) = start_games(store, caps, tablebases, pool, settings);
     // An import may be larger than other requests, up to its own limit.
     let max_message = args.max_request_bytes.max(args.max_pdn_bytes + 64 * 1024);
@@ -191,12 +199,6 @@ pub fn start_games(
     tokio::spawn(Arc::clone(&seats).run());
     let api = GameApi::new(Arc::clone(&host), Arc::clone(&hub), caps, settings, pool, tablebases);
     (api, hub, host, seats)
-}
-
-/// Accepted connections, with Nagle's algorithm off: small gRPC frames would otherwise wait
-/// for the peer's delayed acknowledgement, some 40 ms a call.
-fn incoming(listener: TcpListener) -> TcpIncoming {
-    TcpIncoming::from(listener).with_nodelay(Some(true))
 }
 
 async fn bind(address: SocketAddr) -> Result<TcpListener, ServeError> {

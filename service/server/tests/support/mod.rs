@@ -5,6 +5,8 @@
 
 #![allow(dead_code)] // each test binary uses its own part of the support code
 
+pub mod play;
+
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -109,6 +111,13 @@ impl TestServer {
     pub async fn metric(&self, series: &str) -> Option<f64> {
         let text = self.metrics_text().await;
         text.lines().find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.trim().parse().ok())
+    }
+
+    /// The process's resident memory (VmRSS), in KiB.
+    pub fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).expect("/proc is readable");
+        let line = status.lines().find_map(|line| line.strip_prefix("VmRSS:")).expect("a VmRSS line");
+        line.trim().trim_end_matches("kB").trim().parse().expect("a number of kB")
     }
 
     /// Sends a signal to the server process.

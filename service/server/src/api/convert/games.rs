@@ -217,7 +217,8 @@ fn forfeited_move(event: &Event, ply: usize) -> pb::GameMove {
     }
 }
 
-/// A watch's event as a stream message; the end at shutdown is the stream's error.
+/// A watch's event as a stream message; the end at shutdown, or of a watcher too slow, is the
+/// stream's error.
 pub fn watch_event_to_pb(event: WatchEvent) -> Result<pb::WatchGameResponse, ApiError> {
     use watch_game_response::Event;
     let event = match event {
@@ -228,6 +229,9 @@ pub fn watch_event_to_pb(event: WatchEvent) -> Result<pb::WatchGameResponse, Api
         }),
         WatchEvent::KeepAlive { at_ms } => Event::KeepAlive(pb::KeepAlive { time: Some(timestamp(at_ms)) }),
         WatchEvent::Closing { from_ply } => return Err(ApiError::ShuttingDown { from_ply: Some(from_ply as u32) }),
+        WatchEvent::TooSlow { from_ply, patience } => {
+            return Err(ApiError::WatchTooSlow { from_ply: from_ply as u32, patience })
+        }
     };
     Ok(pb::WatchGameResponse { event: Some(event) })
 }

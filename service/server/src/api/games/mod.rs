@@ -3,6 +3,7 @@
 
 mod create;
 mod listing;
+mod quota;
 mod review;
 
 use std::pin::Pin;
@@ -19,10 +20,11 @@ use super::convert::{bounded, request_id};
 use super::ApiError;
 use crate::games::clock::TimingPolicy;
 use crate::games::record::EventKind;
-use crate::games::{answer_text, Acted, Action, Actor, Expected, Host, Hub, NewGame, Said};
+use crate::games::{answer_text, Acted, Action, Actor, Expected, Host, Hub, NewGame, Said, WatchPace};
 use crate::proto::game_service_server::GameService;
 use crate::proto::{self as pb};
 use crate::search::{Caps, SearchPool, Tablebases};
+use quota::WatchQuota;
 use review::{ReviewStream, Reviewer};
 
 /// The longest move text: a Triestina king's longest capture is far shorter.
@@ -40,6 +42,11 @@ pub struct GameSettings {
     pub keep_alive: Duration,
     /// The waiting times new games get (first move, abandonment).
     pub timing: TimingPolicy,
+    /// How long a WatchGame stream's buffer may stay full (its client reading nothing) before the
+    /// stream ends with `WATCH_TOO_SLOW`.
+    pub watch_patience: Duration,
+    /// The most WatchGame streams one client address may have open; 0: no limit.
+    pub max_watches_per_client: usize,
 }
 
 /// The game service.
@@ -55,6 +62,8 @@ pub struct GameApi {
     settings: GameSettings,
     /// Reviews games on the search pool.
     reviewer: Reviewer,
+    /// Open watches per client address.
+    watch_quota: WatchQuota,
 }
 
 impl GameApi {
@@ -74,7 +83,8 @@ impl GameApi {
             tablebases,
             max_pdn_bytes: settings.max_pdn_bytes,
         };
-        GameApi { host, hub, caps, settings, reviewer }
+        let watch_quota = WatchQuota::new(settings.max_watches_per_client);
+        GameApi { host, hub, caps, settings, reviewer, watch_quota }
     }
 
     /// Acts for the caller's seat in the game `name`.
@@ -227,11 +237,17 @@ impl GameService for GameApi {
     type WatchGameStream = WatchStream;
 
     async fn watch_game(&self, request: Request<pb::WatchGameRequest>) -> Result<Response<WatchStream>, Status> {
+        let ticket = self.watch_quota.take(request.remote_addr().map(|address| address.ip()))?;
         let request = request.into_inner();
         let id = game_id(&request.name)?;
-        let stream = self.hub.watch(id, request.from_ply, self.settings.keep_alive).await.map_err(ApiError::from)?;
-        // The end at shutdown is the last item: an error, after which the stream stops.
-        let messages = stream.map(|event| watch_event_to_pb(event).map_err(Status::from));
+        let pace = WatchPace { keep_alive: self.settings.keep_alive, patience: self.settings.watch_patience };
+        let stream = self.hub.watch(id, request.from_ply, pace).await.map_err(ApiError::from)?;
+        // The end at shutdown or of a watcher too slow is the last item: an error, after which the
+        // stream stops. The ticket is given back when the stream is dropped.
+        let messages = stream.map(move |event| {
+            let _open = &ticket;
+            watch_event_to_pb(event).map_err(Status::from)
+        });
         Ok(Response::new(Box::pin(messages)))
     }
 

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
-use sqlx::{AnyConnection, Executor};
+use sqlx::{AnyConnection, Connection, Executor};
 
 use super::StoreError;
 
@@ -33,6 +33,12 @@ pub(super) async fn prepare(connection: &mut AnyConnection) -> Result<(), StoreE
 
 /// The pool for `url`. An in-memory database is one connection, kept open for good: every
 /// connection to `sqlite::memory:` has a database of its own, lost when it closes.
+///
+/// A file's connection is closed rather than reused when it comes back still in a transaction.
+/// That happens when a COMMIT fails on a full disk: SQLite rolls the transaction back itself,
+/// so the ROLLBACK sqlx then sends fails too, and sqlx 0.8 still counts the transaction as open;
+/// every later BEGIN on that connection would fail ("non-zero transaction depth") for good. The
+/// ping waits for the ROLLBACK that a dropped transaction queued before it.
 pub(super) fn pool_options(url: &str) -> AnyPoolOptions {
     let options = AnyPoolOptions::new().after_connect(|connection, _| {
         Box::pin(async move {
@@ -43,7 +49,16 @@ pub(super) fn pool_options(url: &str) -> AnyPoolOptions {
     if is_memory(url) {
         options.max_connections(1).min_connections(1).idle_timeout(None::<Duration>).max_lifetime(None::<Duration>)
     } else {
-        options
+        options.after_release(|connection, _| {
+            Box::pin(async move {
+                connection.ping().await?;
+                let reusable = !connection.is_in_transaction();
+                if !reusable {
+                    tracing::warn!("a SQLite connection still in a transaction after a failed write: closed");
+                }
+                Ok(reusable)
+            })
+        })
     }
 }
 
