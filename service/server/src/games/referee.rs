@@ -15,11 +15,10 @@
 //! and resuming them at every restart would put their deadlines off for ever. Nobody loses on
 //! time for the server's downtime.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, Mutex};
 use tokio::time::Instant;
 
 use super::host::{now_ms, Action, Actor, Expected, Host, Said};
@@ -41,14 +40,14 @@ const RETRY_AFTER: Duration = Duration::from_secs(1);
 pub struct Referee {
     /// Games and their store.
     host: Arc<Host>,
-    /// Set when the service was found down, until every clock has resumed.
-    resume_pending: AtomicBool,
+    /// When the service was found down and came back, until every clock owed has resumed.
+    outage_ended_at_ms: Mutex<Option<i64>>,
 }
 
 impl Referee {
     /// The referee of `host`'s games.
     pub fn new(host: Arc<Host>) -> Referee {
-        Referee { host, resume_pending: AtomicBool::new(false) }
+        Referee { host, outage_ended_at_ms: Mutex::new(None) }
     }
 
     /// Joins the service (resuming every clock if it was down), then ends games at their
@@ -73,13 +72,17 @@ impl Referee {
     /// One look: joins the service (resuming if it was down), ends every game past its deadline,
     /// and answers the next deadline to come.
     async fn round(&self) -> Result<Option<i64>, HostError> {
-        if self.host.store().join_service().await? {
-            self.resume_pending.store(true, Ordering::SeqCst);
+        let store = self.host.store();
+        store.join_service().await?;
+        let mut pending = self.outage_ended_at_ms.lock().await;
+        if let Some(at_ms) = store.take_outage().await {
+            *pending = Some(pending.map_or(at_ms, |earlier: i64| earlier.min(at_ms)));
         }
-        if self.resume_pending.load(Ordering::SeqCst) {
-            self.resume_all().await?;
-            self.resume_pending.store(false, Ordering::SeqCst);
+        if let Some(at_ms) = *pending {
+            self.resume_all(at_ms).await?;
+            *pending = None;
         }
+        drop(pending);
         loop {
             let deadlines = self.host.store().next_deadlines(BATCH).await?;
             let now = now_ms();
@@ -123,9 +126,10 @@ impl Referee {
         }
     }
 
-    /// The service was down: every game on a real-time clock, and every other game past its
-    /// deadline, gets its side to move's turn afresh.
-    async fn resume_all(&self) -> Result<(), HostError> {
+    /// The service was down until `came_back_ms`: every game on a real-time clock whose turn
+    /// began before then, and every other game past its deadline, gets its side to move's turn
+    /// afresh. A game whose turn began later (made or moved since) owes nothing.
+    async fn resume_all(&self, came_back_ms: i64) -> Result<(), HostError> {
         let mut after = String::new();
         let mut resumed = 0_u64;
         loop {
@@ -134,6 +138,9 @@ impl Referee {
             after = last.clone();
             for id in &ids {
                 let (_, replayed) = self.host.load(id).await?;
+                if replayed.clocks.turn_began_ms() >= came_back_ms {
+                    continue; // its turn began after the outage
+                }
                 if !replayed.clocks.timing.control.is_real_time() && replayed.overdue(now_ms()).is_none() {
                     continue; // days away: an outage of minutes does not matter
                 }

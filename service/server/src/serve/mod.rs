@@ -162,6 +162,8 @@ async fn game_service(
 ) -> Result<(GameServiceServer<GameApi>, Arc<Hub>, Arc<Host>, Arc<EngineSeats>), ServeError> {
     let store = Store::open(&args.database).await.map_err(|e| ServeError::Config(format!("--database: {e}")))?;
     tracing::info!(backend = ?store.backend(), "game store open");
+    // Joined before serving: a game made from now on owes nothing to an outage before it.
+    store.join_service().await.map_err(|e| ServeError::Config(format!("--database: {e}")))?;
     let timing = TimingPolicy {
         first_move_ms: args.first_move_time.as_millis() as u64,
         abandon_after_ms: args.abandon_after.as_millis() as u64,

@@ -12,9 +12,11 @@ use sqlx::{Connection, PgConnection};
 use tokio::sync::Mutex;
 
 use super::{Backend, Store, StoreError};
+use crate::games::host::now_ms;
 
-/// The advisory lock every replica holds shared while it serves ("damiera" in ASCII).
-const SERVICE_LOCK: i64 = 0x0064_616d_6965_7261;
+/// The advisory lock every replica holds shared while it serves ("dami" in ASCII), with the
+/// database's name as its second key.
+const SERVICE_LOCK: i32 = 0x6461_6d69;
 
 /// A replica's hold on the service.
 #[derive(Default)]
@@ -23,6 +25,8 @@ pub(super) struct ServiceLock {
     connection: Mutex<Option<PgConnection>>,
     /// SQLite: whether this server has joined.
     sqlite_joined: AtomicBool,
+    /// When this replica last found the service down and joined, until taken.
+    outage_ended_at_ms: Mutex<Option<i64>>,
 }
 
 impl Store {
@@ -49,15 +53,25 @@ impl Store {
         Ok(ids)
     }
 
-    /// Makes sure this replica counts as serving, and says whether the service was down before:
-    /// true when no other replica was serving (on SQLite: the first call). Call it at start and
-    /// now and then: on PostgreSQL it also notices a lost lock connection (a database restart)
-    /// and joins again, answering whether every replica had lost it meanwhile.
-    pub async fn join_service(&self) -> Result<bool, StoreError> {
-        match self.backend {
-            Backend::Sqlite => Ok(!self.service_lock.sqlite_joined.swap(true, Ordering::SeqCst)),
-            Backend::Postgres => self.service_lock.join_postgres(&self.url).await,
+    /// Makes sure this replica counts as serving: at start (before serving) and now and then
+    /// after. On PostgreSQL it also notices a lost lock connection (a database restart) and joins
+    /// again. When it finds that no other replica was serving (on SQLite: the first call), it
+    /// notes the moment, for [`Store::take_outage`].
+    pub async fn join_service(&self) -> Result<(), StoreError> {
+        let was_down = match self.backend {
+            Backend::Sqlite => !self.service_lock.sqlite_joined.swap(true, Ordering::SeqCst),
+            Backend::Postgres => self.service_lock.join_postgres(&self.url).await?,
+        };
+        if was_down {
+            *self.service_lock.outage_ended_at_ms.lock().await = Some(now_ms());
         }
+        Ok(())
+    }
+
+    /// When this replica found the service down and brought it back, if it did since the last
+    /// call: the clocks of games whose turn began before then are owed their turn afresh.
+    pub async fn take_outage(&self) -> Option<i64> {
+        self.service_lock.outage_ended_at_ms.lock().await.take()
     }
 }
 
@@ -71,14 +85,20 @@ impl ServiceLock {
             *held = None;
         }
         let mut connection = PgConnection::connect(url).await?;
-        let alone: bool =
-            sqlx::query_scalar("SELECT pg_try_advisory_lock($1)").bind(SERVICE_LOCK).fetch_one(&mut connection).await?;
-        sqlx::query("SELECT 1 FROM (SELECT pg_advisory_lock_shared($1)) AS locked")
+        // One lock per database: deployments on other databases of the cluster are not replicas.
+        let alone: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1, hashtext(current_database()))")
+            .bind(SERVICE_LOCK)
+            .fetch_one(&mut connection)
+            .await?;
+        sqlx::query("SELECT 1 FROM (SELECT pg_advisory_lock_shared($1, hashtext(current_database()))) AS locked")
             .bind(SERVICE_LOCK)
             .execute(&mut connection)
             .await?;
         if alone {
-            sqlx::query("SELECT pg_advisory_unlock($1)").bind(SERVICE_LOCK).execute(&mut connection).await?;
+            sqlx::query("SELECT pg_advisory_unlock($1, hashtext(current_database()))")
+                .bind(SERVICE_LOCK)
+                .execute(&mut connection)
+                .await?;
         }
         *held = Some(connection);
         Ok(alone)
