@@ -5,6 +5,9 @@
 //! appended to the store only if the game is still at the version that was checked; a game that
 //! moved on in between is read again (or, when the caller named the state it expected, refused
 //! as [`HostError::Stale`]). It answers domain values; the API writes them as messages.
+//!
+//! Reads go through this replica's [`GameCache`]: checked against the stored version, they read
+//! and replay only the events this replica has not replayed yet; a stored action is cached as is.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -13,6 +16,7 @@ use damiera_engine::{notation, Color, Move};
 use tokio::sync::Notify;
 
 use super::auth::seat_of_token;
+use super::cache::{GameCache, CAPACITY_BYTES};
 use super::error::{HostError, NamedState};
 use super::record::{Event, EventKind, GameHeader, StoredGame};
 use super::replay::Replayed;
@@ -92,12 +96,14 @@ pub struct Host {
     store: Store,
     /// Rung when an action leaves the engine something to do.
     engine_bell: Arc<Notify>,
+    /// The games this replica replayed.
+    cache: GameCache,
 }
 
 impl Host {
     /// The host over `store`; `engine_bell` is rung whenever an engine seat has to act.
     pub fn new(store: Store, engine_bell: Arc<Notify>) -> Host {
-        Host { store, engine_bell }
+        Host { store, engine_bell, cache: GameCache::new(CAPACITY_BYTES) }
     }
 
     /// The store.
@@ -105,11 +111,9 @@ impl Host {
         &self.store
     }
 
-    /// Loads and replays a game.
+    /// Loads and replays a game (the events this replica has not replayed yet).
     pub async fn load(&self, id: &str) -> Result<(StoredGame, Replayed), HostError> {
-        let stored = self.store.load(id).await?.ok_or_else(|| HostError::NotFound(id.to_string()))?;
-        let replayed = Replayed::from_stored(&stored).map_err(HostError::Corrupt)?;
-        Ok((stored, replayed))
+        self.cache.load(&self.store, id).await
     }
 
     /// A page of games, newest first, from after `after`, each replayed.
@@ -178,6 +182,7 @@ impl Host {
                     }
                     let mut stored = stored;
                     stored.events.push(event);
+                    self.cache.put(&stored, &replayed);
                     let event = stored.events.len();
                     return Ok(Acted { stored, replayed, event });
                 }
