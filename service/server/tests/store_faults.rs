@@ -184,7 +184,7 @@ async fn postgres_stopped_under_load_loses_nothing_acknowledged_and_play_resumes
     limit.store(2 * MOVES_EACH_WAY, Ordering::SeqCst);
     until("GameService turns NOT_SERVING", async || game_health(&mut health).await == Some(ServingStatus::NotServing))
         .await;
-    let down = failure(games.get_game(GetGameRequest { name: players[0].name.clone() }).await);
+    let down = failure(games.get_game(GetGameRequest { name: players[0].name.clone(), ..Default::default() }).await);
     assert_eq!((down.code, down.reason.as_str()), (Code::Unavailable, "STORE_UNAVAILABLE"), "{}", down.message);
     let failed = || players.iter().map(|p| p.failures.lock().unwrap().len()).sum::<usize>();
     until("the players' moves fail while the database is down", async || failed() > 0).await;
@@ -205,7 +205,10 @@ async fn postgres_stopped_under_load_loses_nothing_acknowledged_and_play_resumes
             failures.iter().all(|(code, reason)| (*code, reason.as_str()) == (Code::Unavailable, "STORE_UNAVAILABLE")),
             "{failures:?}"
         );
-        let stored = games.get_game(GetGameRequest { name: player.name.clone() }).await.expect("the game loads");
+        let stored = games
+            .get_game(GetGameRequest { name: player.name.clone(), ..Default::default() })
+            .await
+            .expect("the game loads");
         let stored: Vec<String> =
             stored.into_inner().game.expect("a game").moves.into_iter().map(|m| m.notation).collect();
         assert_eq!(
