@@ -4,8 +4,8 @@
 //! - `moves`: `--games K` games between two people, each driven by one task that plays a legal
 //!   move for whichever seat is to move, with that seat's token, and starts a new game when one
 //!   ends. Moves are picked locally with `damiera_engine` (seeded: the same games every run), so
-//!   every `MakeMove` is legal and the server does its full work: read the game, replay it, check
-//!   the move, store it. Prints moves per second, `MakeMove` latency (p50, p99), games created and
+//!   every `MakeMove` is legal and the server does its full work: read the game (what its cache
+//!   lacks), check the move, store it. Prints moves per second, `MakeMove` latency (p50, p99), games created and
 //!   finished, errors by code, and the name of the longest game played.
 //! - `watch`: `--watchers N` `WatchGame` streams on one game, spread over `--connections C`
 //!   HTTP/2 connections, then `--moves M` moves, one at a time, each once every watcher has the
