@@ -5,8 +5,8 @@
 //!   move for whichever seat is to move, with that seat's token, and starts a new game when one
 //!   ends. Moves are picked locally with `damiera_engine` (seeded: the same games every run), so
 //!   every `MakeMove` is legal and the server does its full work: read the game (what its cache
-//!   lacks), check the move, store it. Prints moves per second, `MakeMove` latency (p50, p99), games created and
-//!   finished, errors by code, and the name of the longest game played.
+//!   lacks), check the move, store it. Prints moves per second, `MakeMove` latency (p50, p99),
+//!   games created and finished, errors by code, and the name of the longest game played.
 //! - `watch`: `--watchers N` `WatchGame` streams on one game, spread over `--connections C`
 //!   HTTP/2 connections, then `--moves M` moves, one at a time, each once every watcher has the
 //!   one before. Prints the time from sending a move to the last watcher receiving it, and from
