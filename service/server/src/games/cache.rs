@@ -37,9 +37,9 @@ const ESTIMATED_GAMES: usize = 4096;
 #[derive(Debug)]
 struct Entry {
     /// The game as stored at its version.
-    stored: StoredGame,
+    stored: Arc<StoredGame>,
     /// `stored`, replayed.
-    replayed: Replayed,
+    replayed: Arc<Replayed>,
     /// [`weight`] of `stored`, computed once.
     weight: u64,
 }
@@ -74,7 +74,7 @@ impl GameCache {
             let since = store.load_since(id, cached).await?.ok_or_else(|| HostError::NotFound(id.to_string()))?;
             if since.version >= cached {
                 metrics::counter!("damiera_game_cache_hits_total").increment(1);
-                let mut replayed = entry.replayed.clone();
+                let mut replayed = Replayed::clone(&entry.replayed);
                 replayed.replay(id, entry.stored.events.len(), &since.events).map_err(HostError::Corrupt)?;
                 let changed = !since.events.is_empty();
                 let mut events = Vec::with_capacity(entry.stored.events.len() + since.events.len());
@@ -82,7 +82,7 @@ impl GameCache {
                 events.extend(since.events);
                 let stored = StoredGame { header: since.header, events };
                 if changed {
-                    self.put(&stored, &replayed);
+                    self.put(Arc::new(stored.clone()), Arc::new(replayed.clone()));
                 }
                 return Ok((stored, replayed));
             }
@@ -90,14 +90,14 @@ impl GameCache {
         metrics::counter!("damiera_game_cache_misses_total").increment(1);
         let stored = store.load(id).await?.ok_or_else(|| HostError::NotFound(id.to_string()))?;
         let replayed = Replayed::from_stored(&stored).map_err(HostError::Corrupt)?;
-        self.put(&stored, &replayed);
+        self.put(Arc::new(stored.clone()), Arc::new(replayed.clone()));
         Ok((stored, replayed))
     }
 
-    /// Keeps `stored` and its replay, which the caller read or just wrote.
-    pub fn put(&self, stored: &StoredGame, replayed: &Replayed) {
-        let entry = Entry { stored: stored.clone(), replayed: replayed.clone(), weight: weight(stored) };
-        self.games.insert(stored.header.id.clone(), Arc::new(entry));
+    /// Keeps `stored` and its replay, which the caller read or just wrote (and may share).
+    pub fn put(&self, stored: Arc<StoredGame>, replayed: Arc<Replayed>) {
+        let (id, weight) = (stored.header.id.clone(), weight(&stored));
+        self.games.insert(id, Arc::new(Entry { stored, replayed, weight }));
         metrics::gauge!("damiera_game_cache_bytes").set(self.games.weight() as f64);
     }
 }

@@ -68,10 +68,10 @@ pub enum Actor<'a> {
 /// The game after an action, and which event was the action.
 #[derive(Clone, Debug)]
 pub struct Acted {
-    /// The game as stored after the action.
-    pub stored: StoredGame,
+    /// The game as stored after the action (shared with the cache: not copied at every move).
+    pub stored: Arc<StoredGame>,
     /// `stored`, replayed.
-    pub replayed: Replayed,
+    pub replayed: Arc<Replayed>,
     /// The 1-based number of the event that carried the action.
     pub event: usize,
 }
@@ -165,7 +165,7 @@ impl Host {
             };
             if let Some(seq) = action.request_id.as_deref().and_then(|rid| find_request(&stored, rid)) {
                 ensure_same_request(&stored, seq, color, action)?;
-                return Ok(Acted { stored, replayed, event: seq });
+                return Ok(Acted { stored: Arc::new(stored), replayed: Arc::new(replayed), event: seq });
             }
             check_expected(&action.expected, &stored, &replayed)?;
             let at_ms = now_ms();
@@ -182,8 +182,9 @@ impl Host {
                     }
                     let mut stored = stored;
                     stored.events.push(event);
-                    self.cache.put(&stored, &replayed);
                     let event = stored.events.len();
+                    let (stored, replayed) = (Arc::new(stored), Arc::new(replayed));
+                    self.cache.put(Arc::clone(&stored), Arc::clone(&replayed));
                     return Ok(Acted { stored, replayed, event });
                 }
                 // Read again: the stored duplicate answers, or the expected state is checked anew.
