@@ -34,9 +34,9 @@
 //!   default), `--games K` new games are played, untimed, to `--moves M / 2` before that ply,
 //!   then moved `M` more times, all at once and timed: moves per second, `MakeMove` latency and,
 //!   with `--server-pid`, the server's CPU time per move from /proc (user + system, every
-//!   thread). Every game plays the same seeded line, one that lasts; the plies take turns for
-//!   `--rounds` rounds, so a slow spell of a shared machine falls on both. Prints a row per ply
-//!   and the last ply's CPU per move over the first's.
+//!   thread; and user and system apart). Every game plays the same seeded line, one that lasts;
+//!   the plies take turns for `--rounds` rounds, so a slow spell of a shared machine falls on
+//!   both. Prints a row per ply and the last ply's CPU per move over the first's.
 //!
 //! `--json` prints one JSON object instead of the summary lines.
 
@@ -435,8 +435,8 @@ struct AtPly {
     moves: Vec<Duration>,
     /// The wall time of the timed moves.
     seconds: f64,
-    /// The server's CPU time over the timed moves, in clock ticks.
-    ticks: Option<u64>,
+    /// The server's CPU time over the timed moves, user and system, in clock ticks.
+    ticks: Option<(u64, u64)>,
 }
 
 async fn plies(args: PliesArgs) -> Result<(), String> {
@@ -473,7 +473,8 @@ async fn plies(args: PliesArgs) -> Result<(), String> {
             at_ply.seconds += started.elapsed().as_secs_f64();
             let ticks_after = args.server_pid.map(cpu_ticks).transpose()?;
             if let (Some(before), Some(after)) = (ticks_before, ticks_after) {
-                *at_ply.ticks.get_or_insert(0) += after - before;
+                let sum = at_ply.ticks.get_or_insert((0, 0));
+                *sum = (sum.0 + after.0 - before.0, sum.1 + after.1 - before.1);
             }
             at_ply.moves.extend(finished.into_iter().flat_map(|(_, _, _, latencies)| latencies));
         }
@@ -486,11 +487,14 @@ async fn plies(args: PliesArgs) -> Result<(), String> {
         .zip(&mut measured)
         .map(|(&ply, at)| {
             let calls = at.moves.len();
-            let cpu_us = at.ticks.map(|ticks| ticks as f64 / ticks_per_second * 1e6 / calls.max(1) as f64);
+            let per_move = |ticks: u64| ticks as f64 / ticks_per_second * 1e6 / calls.max(1) as f64;
+            let cpu_us = at.ticks.map(|(user, system)| per_move(user + system));
             serde_json::json!({
                 "ply": ply, "moves": calls, "moves_per_second": calls as f64 / at.seconds,
                 "p50_ms": percentile_ms(&mut at.moves, 50.0), "p99_ms": percentile_ms(&mut at.moves, 99.0),
                 "server_cpu_us_per_move": cpu_us,
+                "server_user_us_per_move": at.ticks.map(|(user, _)| per_move(user)),
+                "server_system_us_per_move": at.ticks.map(|(_, system)| per_move(system)),
             })
         })
         .collect();
@@ -504,18 +508,22 @@ async fn plies(args: PliesArgs) -> Result<(), String> {
     } else {
         println!("{} games a ply, {} moves each a round, {} rounds", args.games, args.moves, args.rounds);
         println!(
-            "{:>5} {:>7} {:>9} {:>8} {:>8} {:>15}",
-            "ply", "moves", "moves/s", "p50 ms", "p99 ms", "server µs/move"
+            "{:>5} {:>7} {:>9} {:>8} {:>8} {:>15} {:>12}",
+            "ply", "moves", "moves/s", "p50 ms", "p99 ms", "server µs/move", "user/system"
         );
         for row in &rows {
             println!(
-                "{:>5} {:>7} {:>9.0} {:>8.2} {:>8.2} {:>15}",
+                "{:>5} {:>7} {:>9.0} {:>8.2} {:>8.2} {:>15} {:>12}",
                 row["ply"].as_u64().unwrap_or(0),
                 row["moves"].as_u64().unwrap_or(0),
                 row["moves_per_second"].as_f64().unwrap_or(0.0),
                 row["p50_ms"].as_f64().unwrap_or(0.0),
                 row["p99_ms"].as_f64().unwrap_or(0.0),
                 cpu(row).map_or("-".to_string(), |us| format!("{us:.1}")),
+                match (row["server_user_us_per_move"].as_f64(), row["server_system_us_per_move"].as_f64()) {
+                    (Some(user), Some(system)) => format!("{user:.0}/{system:.0}"),
+                    _ => "-".to_string(),
+                },
             );
         }
         if let Some(ratio) = ratio {
@@ -559,16 +567,13 @@ async fn join_all(tasks: Vec<tokio::task::JoinHandle<Result<Played, String>>>) -
 }
 
 /// The server's CPU time so far, user and system, in clock ticks, from /proc.
-fn cpu_ticks(pid: u32) -> Result<u64, String> {
+fn cpu_ticks(pid: u32) -> Result<(u64, u64), String> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).map_err(|e| format!("process {pid}: {e}"))?;
     // The fields after the command name, which is in parentheses and may hold spaces: utime and
     // stime are the 14th and 15th of the line, the 12th and 13th after the name.
     let fields: Vec<&str> = stat.rsplit_once(')').map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
     let field = |n: usize| fields.get(n).and_then(|f| f.parse::<u64>().ok());
-    field(11)
-        .zip(field(12))
-        .map(|(user, system)| user + system)
-        .ok_or_else(|| format!("no CPU times in /proc/{pid}/stat"))
+    field(11).zip(field(12)).ok_or_else(|| format!("no CPU times in /proc/{pid}/stat"))
 }
 
 // Shared
