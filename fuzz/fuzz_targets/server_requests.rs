@@ -137,7 +137,11 @@ macro_rules! unary {
 /// The current position of the input's game, as the server reports it.
 async fn current_position(game: &Game) -> Option<Position> {
     let server = damiera_fuzz::server::server();
-    let answer = server.games.get_game(Request::new(pb::GetGameRequest { name: game.name.clone() })).await.ok()?;
+    let answer = server
+        .games
+        .get_game(Request::new(pb::GetGameRequest { name: game.name.clone(), ..Default::default() }))
+        .await
+        .ok()?;
     let state_position = answer.into_inner().game?.state?.position?;
     let variant = convert::variant("variant", state_position.variant).ok()?;
     fen::parse(variant, &state_position.fen).ok()
@@ -196,7 +200,8 @@ async fn create(variant: u8) -> Game {
 /// The game's stored moves replay legally from its start to the position the server reports.
 async fn check_replay(game: &Game) {
     let server = damiera_fuzz::server::server();
-    let stored = server.games.get_game(Request::new(pb::GetGameRequest { name: game.name.clone() })).await;
+    let stored =
+        server.games.get_game(Request::new(pb::GetGameRequest { name: game.name.clone(), ..Default::default() })).await;
     let stored = stored.expect("the game loads").into_inner().game.expect("a game");
     let start = stored.start_position.expect("a start position");
     let variant = convert::variant("variant", start.variant).expect("a variant");

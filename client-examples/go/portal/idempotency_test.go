@@ -57,9 +57,9 @@ func TestAnIdempotencyKeyIsItsUsersOwn(t *testing.T) {
 		header.Set("Authorization", "Bearer "+retried.Seats[step.seat])
 		var played portal.MoveResponse
 		code := anna.callWith(header, "POST", moves, portal.MoveRequest{Move: step.move}, &played)
-		if code != http.StatusOK || played.Move.Ply != step.ply || played.Game.State.Ply != step.ply+1 {
+		if code != http.StatusOK || played.Move.Ply != step.ply || played.State.Ply != step.ply+1 {
 			t.Errorf("%s %s with key m answered %d, move at ply %d, game at ply %d; want 200, %d, %d",
-				step.seat, step.move, code, played.Move.Ply, played.Game.State.Ply, step.ply, step.ply+1)
+				step.seat, step.move, code, played.Move.Ply, played.State.Ply, step.ply, step.ply+1)
 		}
 	}
 }

@@ -21,10 +21,12 @@ type MoveRequest struct {
 	Ply *uint32 `json:"ply,omitempty"`
 }
 
-// MoveResponse is the answer of POST /games/{id}/moves.
+// MoveResponse is the answer of POST /games/{id}/moves: the move as stored and the state after
+// it. The moves before it are the page's already (its events), so the portal asks Damiera for the
+// game without them (MakeMove's default GAME_VIEW_BASIC): the answer costs the same at any ply.
 type MoveResponse struct {
-	Move MoveView `json:"move"`
-	Game GameView `json:"game"`
+	Move  MoveView  `json:"move"`
+	State StateView `json:"state"`
 }
 
 func (p *Portal) makeMove(w http.ResponseWriter, r *http.Request) {
@@ -51,7 +53,7 @@ func (p *Portal) makeMove(w http.ResponseWriter, r *http.Request) {
 		writeDamieraError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, MoveResponse{Move: moveView(made.GetMove()), Game: gameView(made.GetGame())})
+	writeJSON(w, http.StatusOK, MoveResponse{Move: moveView(made.GetMove()), State: stateView(made.GetGame().GetState())})
 }
 
 // seatOfRequest is the seat of the request's `Authorization: Bearer <handle>`, when that is a

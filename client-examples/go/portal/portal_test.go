@@ -60,8 +60,8 @@ func TestTwoUsersPlayInTurnAndAWatcherSeesEveryMoveInOrder(t *testing.T) {
 	}
 	for ply, step := range sequence {
 		played := anna.move(id, seats[step.seat], step.notation)
-		if played.Move.Ply != uint32(ply) || played.Move.Color != step.color || played.Game.State.Ply != uint32(ply+1) {
-			t.Errorf("move %s answered %+v at ply %d", step.notation, played.Move, played.Game.State.Ply)
+		if played.Move.Ply != uint32(ply) || played.Move.Color != step.color || played.State.Ply != uint32(ply+1) {
+			t.Errorf("move %s answered %+v at ply %d", step.notation, played.Move, played.State.Ply)
 		}
 		var update portal.UpdateView
 		got := next(t, events, &update)
@@ -172,7 +172,7 @@ func TestTheEngineRepliesToAMove(t *testing.T) {
 	}
 	reply := moves[1]
 	legal, err := client.Rules.ListLegalMoves(t.Context(), &damierav1.ListLegalMovesRequest{
-		Variant: damierav1.Variant_VARIANT_ITALIAN, Fen: played.Game.State.FEN,
+		Variant: damierav1.Variant_VARIANT_ITALIAN, Fen: played.State.FEN,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { durationFromMs } from "@bufbuild/protobuf/wkt";
 import type { DamieraApi } from "./api";
 import { callFailure, isTransient, wasCancelled, type CallFailure } from "./error-message";
-import type { Game, GameState, TimeControlSchema, WatchGameResponse } from "./gen/damiera/v1/game_service_pb";
+import type { Game, GameMove, GameState, TimeControlSchema, WatchGameResponse } from "./gen/damiera/v1/game_service_pb";
 import { Color, type Variant } from "./gen/damiera/v1/types_pb";
 
 /** How long to wait before watching again after the stream broke; doubled at each break in a row. */
@@ -112,13 +112,13 @@ export class HostedGame {
       { name: this.game.name, notation, expectedPly: plyOf(this.game) },
       { headers: this.seatHeaders() },
     );
-    if (answer.game) this.replace(answer.game);
+    if (answer.game) this.acted(answer.game, answer.move);
   }
 
   /** Resigns for the player's seat. */
   async resign(): Promise<void> {
     const answer = await this.api.games.resign({ name: this.game.name }, { headers: this.seatHeaders() });
-    if (answer.game) this.replace(answer.game);
+    if (answer.game) this.acted(answer.game);
   }
 
   /** Stops watching: the page has moved on to another game. */
@@ -169,6 +169,17 @@ export class HostedGame {
       this.game = { ...this.game, moves, state: event.value.state };
       this.listener.changed(this.game);
     }
+  }
+
+  /**
+   * Takes an action's answer: the game without its moves (GAME_VIEW_BASIC, the actions' default,
+   * so that an answer costs the same at any ply), with the moves already seen and `played`. When
+   * the moves seen do not reach up to `played`, the watch stream brings them and the answer waits.
+   */
+  private acted(game: Game, played?: GameMove): void {
+    const seen = played ? this.game.moves.slice(0, played.ply) : this.game.moves;
+    if (played && seen.length !== played.ply) return;
+    this.replace({ ...game, moves: played ? [...seen, played] : seen });
   }
 
   /** Takes a whole game from the server unless it is not newer than the one already seen. */

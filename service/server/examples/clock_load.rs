@@ -190,7 +190,8 @@ async fn play_any(
     name: &str,
     token: &str,
 ) -> Result<pb::Game, Box<dyn std::error::Error>> {
-    let game = games.get_game(pb::GetGameRequest { name: name.to_string() }).await?.into_inner().game;
+    let game =
+        games.get_game(pb::GetGameRequest { name: name.to_string(), ..Default::default() }).await?.into_inner().game;
     let position = game.and_then(|g| g.state).and_then(|s| s.position).ok_or("no position")?;
     let position = fen::parse(Variant::Italian, &position.fen)?;
     let mv = position.legal_moves().into_iter().next().ok_or("no legal move")?;

@@ -4,9 +4,9 @@
 //! - `moves`: `--games K` games between two people, each driven by one task that plays a legal
 //!   move for whichever seat is to move, with that seat's token, and starts a new game when one
 //!   ends. Moves are picked locally with `damiera_engine` (seeded: the same games every run), so
-//!   every `MakeMove` is legal and the server does its full work: read the game, replay it, check
-//!   the move, store it. Prints moves per second, `MakeMove` latency (p50, p99), games created and
-//!   finished, errors by code, and the name of the longest game played.
+//!   every `MakeMove` is legal and the server does its full work: read the game (what its cache
+//!   lacks), check the move, store it. Prints moves per second, `MakeMove` latency (p50, p99),
+//!   games created and finished, errors by code, and the name of the longest game played.
 //! - `watch`: `--watchers N` `WatchGame` streams on one game, spread over `--connections C`
 //!   HTTP/2 connections, then `--moves M` moves, one at a time, each once every watcher has the
 //!   one before. Prints the time from sending a move to the last watcher receiving it, and from
@@ -35,7 +35,17 @@
 //!     --games 50 --duration 10s
 //! cargo run --release -p damiera-server --example game_load -- watch --server http://127.0.0.1:50051 \
 //!     --watchers 1000 --moves 50 --server-pid "$(pgrep -n damiera)"
+//! cargo run --release -p damiera-server --example game_load -- plies --server http://127.0.0.1:50051 \
+//!     --plies 10,150 --server-pid "$(pgrep -n damiera)"
 //! ```
+//!
+//! - `plies`: what a move costs as its game grows. For each ply of `--plies` (10 and 150 by
+//!   default), `--games K` new games are played, untimed, to `--moves M / 2` before that ply,
+//!   then moved `M` more times, all at once and timed: moves per second, `MakeMove` latency and,
+//!   with `--server-pid`, the server's CPU time per move from /proc (user + system, every
+//!   thread; and user and system apart). Every game plays the same seeded line, one that lasts;
+//!   the plies take turns for `--rounds` rounds, so a slow spell of a shared machine falls on
+//!   both. Prints a row per ply and the last ply's CPU per move over the first's.
 //!
 //! `--json` prints one JSON object instead of the summary lines.
 
@@ -81,6 +91,8 @@ enum Command {
     Watch(WatchArgs),
     /// Games played through replicas that are killed and restarted: nothing acknowledged lost.
     Soak(SoakArgs),
+    /// Moves at chosen plies: MakeMove's cost as a game grows.
+    Plies(PliesArgs),
 }
 
 /// What both modes share.
@@ -151,6 +163,30 @@ struct SoakArgs {
     duration: Duration,
 }
 
+#[derive(Args)]
+struct PliesArgs {
+    #[command(flatten)]
+    common: Common,
+    /// The plies measured, in this order; the last is compared with the first.
+    #[arg(long, value_delimiter = ',', default_values_t = [10, 150])]
+    plies: Vec<usize>,
+    /// Games moved at once at each ply, one task each.
+    #[arg(long, default_value_t = 50)]
+    games: usize,
+    /// Moves timed in each game, from `ply - moves / 2` on.
+    #[arg(long, default_value_t = 20)]
+    moves: usize,
+    /// How many times each ply is measured, the plies taking turns.
+    #[arg(long, default_value_t = 3)]
+    rounds: usize,
+    /// HTTP/2 connections the games share.
+    #[arg(long, default_value_t = 4)]
+    connections: usize,
+    /// The server's process id, to read its CPU time from /proc; without it, CPU is not shown.
+    #[arg(long)]
+    server_pid: Option<u32>,
+}
+
 #[tokio::main]
 async fn main() {
     let cli = Cli::parse();
@@ -158,6 +194,7 @@ async fn main() {
         Command::Moves(args) => moves(args).await,
         Command::Watch(args) => watch(args).await,
         Command::Soak(args) => soak(args).await,
+        Command::Plies(args) => plies(args).await,
     };
     if let Err(error) = result {
         eprintln!("game_load: {error}");
@@ -512,7 +549,7 @@ async fn soak(args: SoakArgs) -> Result<(), String> {
     let mut acknowledged = 0;
     for (name, moves) in &tally.games {
         acknowledged += moves.len();
-        let request = || pb::GetGameRequest { name: name.clone() };
+        let request = || pb::GetGameRequest { name: name.clone(), ..Default::default() };
         let answer = replicas
             .call(&mut check, &mut turn, |c| async move { GameServiceClient::new(c).get_game(request()).await })
             .await;
@@ -599,7 +636,7 @@ async fn soak_games(replicas: Replicas, variant: Variant, seed: u64, driver: usi
             let name = seats.name.clone();
             let answer = replicas
                 .call(&mut tally, &mut turn, |c| {
-                    let mut request = Request::new(pb::ResignRequest { name: name.clone() });
+                    let mut request = Request::new(pb::ResignRequest { name: name.clone(), ..Default::default() });
                     let header = format!("Bearer {token}").parse().expect("a token is a valid header value");
                     request.metadata_mut().insert("authorization", header);
                     async move { GameServiceClient::new(c).resign(request).await }
@@ -631,7 +668,9 @@ async fn other_call(
             let answer = replicas
                 .call(tally, turn, |c| {
                     let name = name.clone();
-                    async move { GameServiceClient::new(c).get_game(pb::GetGameRequest { name }).await }
+                    async move {
+                        GameServiceClient::new(c).get_game(pb::GetGameRequest { name, ..Default::default() }).await
+                    }
                 })
                 .await;
             if let Some(game) = tally.answered("GetGame", answer).and_then(|r| r.into_inner().game) {
@@ -724,6 +763,156 @@ fn rss_kib(pid: u32) -> Result<u64, String> {
         .lines()
         .find_map(|line| line.strip_prefix("VmRSS:")?.trim().strip_suffix("kB")?.trim().parse().ok())
         .ok_or_else(|| format!("no VmRSS in /proc/{pid}/status"))
+}
+
+// plies
+
+/// What the moves timed at one ply added up to, over the rounds.
+#[derive(Default)]
+struct AtPly {
+    /// The latency of every timed move.
+    moves: Vec<Duration>,
+    /// The wall time of the timed moves.
+    seconds: f64,
+    /// The server's CPU time over the timed moves, user and system, in clock ticks.
+    ticks: Option<(u64, u64)>,
+}
+
+async fn plies(args: PliesArgs) -> Result<(), String> {
+    let variant = args.common.variant;
+    let before = args.moves / 2;
+    let longest = args.plies.iter().map(|ply| ply.saturating_sub(before) + args.moves).max();
+    let line = unfinished_line(variant, longest.ok_or("--plies names no ply")?, args.common.seed)?;
+    let channels = connect(&args.common.server, args.connections).await?;
+    let mut measured: Vec<AtPly> = args.plies.iter().map(|_| AtPly::default()).collect();
+    for _ in 0..args.rounds {
+        for (&ply, at_ply) in args.plies.iter().zip(&mut measured) {
+            let start = ply.saturating_sub(before);
+            let timed = &line[start..start + args.moves];
+            let mut games = Vec::with_capacity(args.games);
+            for i in 0..args.games {
+                let mut client = GameServiceClient::new(channels[i % channels.len()].clone());
+                let seats =
+                    Seats::from(client.create_game(two_people(variant)).await.map_err(|e| e.to_string())?.into_inner());
+                games.push((client, seats));
+            }
+            // Untimed: every game to `start`, all at once.
+            let prepared = games.into_iter().map(|(client, seats)| {
+                let line = line[..start].to_vec();
+                tokio::spawn(async move { play_line(client, seats, Game::new(variant), line).await })
+            });
+            let prepared = join_all(prepared.collect()).await?;
+            let ticks_before = args.server_pid.map(cpu_ticks).transpose()?;
+            let started = Instant::now();
+            let drivers = prepared.into_iter().map(|(client, seats, game, _)| {
+                let timed = timed.to_vec();
+                tokio::spawn(async move { play_line(client, seats, game, timed).await })
+            });
+            let finished = join_all(drivers.collect()).await?;
+            at_ply.seconds += started.elapsed().as_secs_f64();
+            let ticks_after = args.server_pid.map(cpu_ticks).transpose()?;
+            if let (Some(before), Some(after)) = (ticks_before, ticks_after) {
+                let sum = at_ply.ticks.get_or_insert((0, 0));
+                *sum = (sum.0 + after.0 - before.0, sum.1 + after.1 - before.1);
+            }
+            at_ply.moves.extend(finished.into_iter().flat_map(|(_, _, _, latencies)| latencies));
+        }
+    }
+    // SAFETY: sysconf only reads a constant of the system.
+    let ticks_per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    let rows: Vec<_> = args
+        .plies
+        .iter()
+        .zip(&mut measured)
+        .map(|(&ply, at)| {
+            let calls = at.moves.len();
+            let per_move = |ticks: u64| ticks as f64 / ticks_per_second * 1e6 / calls.max(1) as f64;
+            let cpu_us = at.ticks.map(|(user, system)| per_move(user + system));
+            serde_json::json!({
+                "ply": ply, "moves": calls, "moves_per_second": calls as f64 / at.seconds,
+                "p50_ms": percentile_ms(&mut at.moves, 50.0), "p99_ms": percentile_ms(&mut at.moves, 99.0),
+                "server_cpu_us_per_move": cpu_us,
+                "server_user_us_per_move": at.ticks.map(|(user, _)| per_move(user)),
+                "server_system_us_per_move": at.ticks.map(|(_, system)| per_move(system)),
+            })
+        })
+        .collect();
+    let cpu = |row: &serde_json::Value| row["server_cpu_us_per_move"].as_f64();
+    let ratio = cpu(&rows[0]).zip(rows.last().and_then(cpu)).map(|(first, last)| last / first);
+    if args.common.json {
+        println!(
+            "{}",
+            serde_json::json!({ "games": args.games, "rounds": args.rounds, "plies": rows, "cpu_ratio": ratio })
+        );
+    } else {
+        println!("{} games a ply, {} moves each a round, {} rounds", args.games, args.moves, args.rounds);
+        println!(
+            "{:>5} {:>7} {:>9} {:>8} {:>8} {:>15} {:>12}",
+            "ply", "moves", "moves/s", "p50 ms", "p99 ms", "server µs/move", "user/system"
+        );
+        for row in &rows {
+            println!(
+                "{:>5} {:>7} {:>9.0} {:>8.2} {:>8.2} {:>15} {:>12}",
+                row["ply"].as_u64().unwrap_or(0),
+                row["moves"].as_u64().unwrap_or(0),
+                row["moves_per_second"].as_f64().unwrap_or(0.0),
+                row["p50_ms"].as_f64().unwrap_or(0.0),
+                row["p99_ms"].as_f64().unwrap_or(0.0),
+                cpu(row).map_or("-".to_string(), |us| format!("{us:.1}")),
+                match (row["server_user_us_per_move"].as_f64(), row["server_system_us_per_move"].as_f64()) {
+                    (Some(user), Some(system)) => format!("{user:.0}/{system:.0}"),
+                    _ => "-".to_string(),
+                },
+            );
+        }
+        if let Some(ratio) = ratio {
+            println!(
+                "server CPU per move, ply {} over ply {}: {ratio:.2}",
+                args.plies[args.plies.len() - 1],
+                args.plies[0]
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A game's client, seats, local copy and the latencies of the moves [`play_line`] sent.
+type Played = (GameServiceClient<Channel>, Seats, Game, Vec<Duration>);
+
+/// Plays `line` in the game of `seats`, whose state is `game`, one move at a time.
+async fn play_line(
+    mut client: GameServiceClient<Channel>,
+    seats: Seats,
+    mut game: Game,
+    line: Vec<Move>,
+) -> Result<Played, String> {
+    let mut latencies = Vec::with_capacity(line.len());
+    for chosen in &line {
+        let sent = Instant::now();
+        client.make_move(seats.next_move(&game, chosen)).await.map_err(|e| format!("a move failed: {e}"))?;
+        latencies.push(sent.elapsed());
+        game.play_move(chosen).expect("the line is legal");
+    }
+    Ok((client, seats, game, latencies))
+}
+
+/// Waits for every task; the first failure fails them all.
+async fn join_all(tasks: Vec<tokio::task::JoinHandle<Result<Played, String>>>) -> Result<Vec<Played>, String> {
+    let mut done = Vec::with_capacity(tasks.len());
+    for task in tasks {
+        done.push(task.await.map_err(|e| format!("a driver failed: {e}"))??);
+    }
+    Ok(done)
+}
+
+/// The server's CPU time so far, user and system, in clock ticks, from /proc.
+fn cpu_ticks(pid: u32) -> Result<(u64, u64), String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).map_err(|e| format!("process {pid}: {e}"))?;
+    // The fields after the command name, which is in parentheses and may hold spaces: utime and
+    // stime are the 14th and 15th of the line, the 12th and 13th after the name.
+    let fields: Vec<&str> = stat.rsplit_once(')').map_or(vec![], |(_, rest)| rest.split_whitespace().collect());
+    let field = |n: usize| fields.get(n).and_then(|f| f.parse::<u64>().ok());
+    field(11).zip(field(12)).ok_or_else(|| format!("no CPU times in /proc/{pid}/stat"))
 }
 
 // Shared

@@ -14,8 +14,8 @@ use damiera_server::proto::game_service_client::GameServiceClient;
 use damiera_server::proto::watch_game_response::Event;
 use damiera_server::proto::{
     self as pb, position_status::State, seat::Player, time_control, AbortGameRequest, AbortReason,
-    AnswerTakebackRequest, CreateGameRequest, ExportPdnRequest, GameOptions, GetGameRequest, ListGamesRequest,
-    MakeMoveRequest, OfferTakebackRequest, Seat, TimeControl, Variant, WatchGameRequest, WinReason,
+    AnswerTakebackRequest, CreateGameRequest, ExportPdnRequest, GameOptions, GameView, GetGameRequest,
+    ListGamesRequest, MakeMoveRequest, OfferTakebackRequest, Seat, TimeControl, Variant, WatchGameRequest, WinReason,
 };
 use support::{as_seat, failure, Backend, TestServer};
 use tokio_stream::StreamExt;
@@ -87,7 +87,13 @@ async fn create(games: &mut Games, time_control: Option<TimeControl>, takebacks:
 }
 
 async fn get(games: &mut Games, name: &str) -> pb::Game {
-    games.get_game(GetGameRequest { name: name.to_string() }).await.expect("the game reads").into_inner().game.unwrap()
+    games
+        .get_game(GetGameRequest { name: name.to_string(), ..Default::default() })
+        .await
+        .expect("the game reads")
+        .into_inner()
+        .game
+        .unwrap()
 }
 
 /// Plays the first legal move of the game's position for the seat of `token`.
@@ -97,7 +103,9 @@ async fn play_any(games: &mut Games, name: &str, token: &str) -> pb::Game {
     let position = fen::parse(EngineVariant::Italian, &position.fen).expect("the server's FEN parses");
     let mv = position.legal_moves().into_iter().next().expect("a legal move");
     let notation = notation::write(EngineVariant::Italian, &mv);
-    let request = MakeMoveRequest { name: name.to_string(), notation, ..Default::default() };
+    // The whole game in the answer: the tests read its moves.
+    let request =
+        MakeMoveRequest { name: name.to_string(), notation, view: GameView::Full as i32, ..Default::default() };
     let response = games.make_move(as_seat(token, request)).await.expect("the move is played").into_inner();
     response.game.expect("a game")
 }
@@ -289,7 +297,7 @@ async fn a_seat_aborts_before_each_side_has_moved(backend: Backend) {
     let mut games = server.games().await;
     let game = create(&mut games, Some(fischer(60_000, 0)), false).await;
     play_any(&mut games, &game.name, &game.white).await;
-    let abort = AbortGameRequest { name: game.name.clone() };
+    let abort = AbortGameRequest { name: game.name.clone(), ..Default::default() };
     let aborted = games.abort_game(as_seat(&game.black, abort.clone())).await.unwrap().into_inner().game.unwrap();
     assert_eq!(status(&aborted).state, State::Aborted as i32);
     assert_eq!(state(&aborted).abort_reason, AbortReason::Seat as i32);
@@ -300,7 +308,11 @@ async fn a_seat_aborts_before_each_side_has_moved(backend: Backend) {
     let late = create(&mut games, None, false).await;
     play_any(&mut games, &late.name, &late.white).await;
     play_any(&mut games, &late.name, &late.black).await;
-    let refused = failure(games.abort_game(as_seat(&late.white, AbortGameRequest { name: late.name.clone() })).await);
+    let refused = failure(
+        games
+            .abort_game(as_seat(&late.white, AbortGameRequest { name: late.name.clone(), ..Default::default() }))
+            .await,
+    );
     assert_eq!((refused.code, refused.reason.as_str()), (Code::FailedPrecondition, "ABORT_REFUSED"));
 
     let list = ListGamesRequest { state: State::Aborted as i32, ..Default::default() };
@@ -361,6 +373,7 @@ async fn takebacks_by_agreement(backend: Backend) {
         name: game.name.clone(),
         accept,
         request_id: request_id.to_string(),
+        view: GameView::Full as i32,
         ..Default::default()
     };
     let declined = games.answer_takeback(as_seat(&game.white, answer(false, ""))).await.unwrap().into_inner();

@@ -224,12 +224,18 @@ async fn engine_answers_a_draw_offer(server: &TestServer) -> pb::Game {
     };
     let created = games.create_game(request).await.unwrap().into_inner();
     let name = created.game.unwrap().name;
-    let mut offer = Request::new(OfferDrawRequest { name: name.clone() });
+    let mut offer = Request::new(OfferDrawRequest { name: name.clone(), ..Default::default() });
     let bearer = format!("Bearer {}", created.white_token).parse().unwrap();
     offer.metadata_mut().insert("authorization", bearer);
     games.offer_draw(offer).await.unwrap();
     for _ in 0..300 {
-        let game = games.get_game(pb::GetGameRequest { name: name.clone() }).await.unwrap().into_inner().game.unwrap();
+        let game = games
+            .get_game(pb::GetGameRequest { name: name.clone(), ..Default::default() })
+            .await
+            .unwrap()
+            .into_inner()
+            .game
+            .unwrap();
         if game.state.as_ref().unwrap().draw_offer == 0 {
             return game;
         }

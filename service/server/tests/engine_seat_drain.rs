@@ -57,7 +57,13 @@ async fn moves_within(server: &TestServer, name: &str, limit: Duration) -> Vec<S
     let mut games = server.games().await;
     let deadline = Instant::now() + limit;
     loop {
-        let game = games.get_game(GetGameRequest { name: name.into() }).await.unwrap().into_inner().game.unwrap();
+        let game = games
+            .get_game(GetGameRequest { name: name.into(), ..Default::default() })
+            .await
+            .unwrap()
+            .into_inner()
+            .game
+            .unwrap();
         if game.moves.len() >= 2 || Instant::now() >= deadline {
             return game.moves.into_iter().map(|m| m.notation).collect();
         }

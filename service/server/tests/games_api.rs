@@ -4,6 +4,7 @@
 //!
 //! PostgreSQL tests need `DAMIERA_TEST_POSTGRES` (see `support::scratch_postgres`).
 
+#[macro_use]
 mod support;
 
 use std::collections::HashMap;
@@ -14,7 +15,7 @@ use damiera_server::proto::game_service_client::GameServiceClient;
 use damiera_server::proto::watch_game_response::Event;
 use damiera_server::proto::{
     self as pb, position_status::State, seat::Player, AnswerDrawRequest, CreateGameRequest, DrawReason,
-    ExportPdnRequest, GameOptions, GetGameRequest, ImportGameRequest, ListGamesRequest, MakeMoveRequest,
+    ExportPdnRequest, GameOptions, GameView, GetGameRequest, ImportGameRequest, ListGamesRequest, MakeMoveRequest,
     OfferDrawRequest, RequestMoveCountRequest, ResignRequest, Seat, Variant, WatchGameRequest, WinReason,
 };
 use support::{as_seat, failure, Backend, TestServer};
@@ -24,20 +25,6 @@ use tonic::{Code, Request};
 
 const ITALIAN: i32 = Variant::Italian as i32;
 const TURKISH: i32 = Variant::Turkish as i32;
-
-/// Runs each named test once per store.
-macro_rules! on_both_stores {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(super::Backend::Sqlite).await })*
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $name() { super::$name(super::Backend::Postgres).await })*
-        }
-    };
-}
 
 on_both_stores!(
     a_created_game_reads_back_and_lists,
@@ -56,6 +43,7 @@ on_both_stores!(
     an_engine_seat_answers_a_move,
     an_engine_game_plays_itself_to_the_end,
     a_killed_server_keeps_every_answered_move,
+    views_hold_the_moves_only_when_asked,
 );
 
 // Helpers
@@ -100,7 +88,13 @@ async fn play(games: &mut GameServiceClient<Channel>, name: &str, token: &str, n
 }
 
 async fn get(games: &mut GameServiceClient<Channel>, name: &str) -> pb::Game {
-    games.get_game(GetGameRequest { name: name.to_string() }).await.expect("the game reads").into_inner().game.unwrap()
+    games
+        .get_game(GetGameRequest { name: name.to_string(), ..Default::default() })
+        .await
+        .expect("the game reads")
+        .into_inner()
+        .game
+        .unwrap()
 }
 
 fn notations(game: &pb::Game) -> Vec<&str> {
@@ -145,7 +139,7 @@ async fn a_created_game_reads_back_and_lists(backend: Backend) {
 
     let turkish = create(&mut games, TURKISH, "").await;
     let second_italian = create(&mut games, ITALIAN, "").await;
-    let resign = ResignRequest { name: second_italian.name.clone() };
+    let resign = ResignRequest { name: second_italian.name.clone(), ..Default::default() };
     games.resign(as_seat(&second_italian.black, resign)).await.unwrap();
 
     let list = |variant, state, page_size, page_token: &str| ListGamesRequest {
@@ -181,9 +175,10 @@ async fn a_created_game_reads_back_and_lists(backend: Backend) {
         (bad.code, bad.reason.as_str(), bad.fields),
         (Code::InvalidArgument, "INVALID_ARGUMENT", vec!["page_token".to_string()])
     );
-    let unknown = failure(games.get_game(GetGameRequest { name: "games/0123456789abcdef".into() }).await);
+    let unknown =
+        failure(games.get_game(GetGameRequest { name: "games/0123456789abcdef".into(), ..Default::default() }).await);
     assert_eq!((unknown.code, unknown.reason.as_str()), (Code::NotFound, "GAME_NOT_FOUND"));
-    let badly_named = failure(games.get_game(GetGameRequest { name: "game/1".into() }).await);
+    let badly_named = failure(games.get_game(GetGameRequest { name: "game/1".into(), ..Default::default() }).await);
     assert_eq!((badly_named.code, badly_named.fields), (Code::InvalidArgument, vec!["name".to_string()]));
 }
 
@@ -229,7 +224,7 @@ async fn seats_act_only_with_their_own_token(backend: Backend) {
     // Black's token cannot move White's men, nor resign for White.
     let wrong_seat = failure(games.make_move(as_seat(&game.black, request())).await);
     assert_eq!(wrong_seat.reason, "NOT_YOUR_TURN");
-    games.resign(as_seat(&game.black, ResignRequest { name: game.name.clone() })).await.unwrap();
+    games.resign(as_seat(&game.black, ResignRequest { name: game.name.clone(), ..Default::default() })).await.unwrap();
     assert_eq!(status(&get(&mut games, &game.name).await).winner, pb::Color::White as i32);
 }
 
@@ -243,6 +238,7 @@ async fn a_stale_state_is_refused_and_retries_are_safe(backend: Backend) {
         expected_ply,
         etag: etag.into(),
         request_id: request_id.into(),
+        ..Default::default()
     };
     let stale = failure(games.make_move(as_seat(&game.white, request("23-19", Some(1), "", ""))).await);
     assert_eq!(
@@ -255,8 +251,8 @@ async fn a_stale_state_is_refused_and_retries_are_safe(backend: Backend) {
     let first =
         games.make_move(as_seat(&game.white, request("23-19", Some(0), "0", "move-1"))).await.unwrap().into_inner();
     // The same request again (a retry after a lost answer) answers the stored move, not an error.
-    let again =
-        games.make_move(as_seat(&game.white, request("23-19", Some(0), "0", "move-1"))).await.unwrap().into_inner();
+    let retry = MakeMoveRequest { view: GameView::Full as i32, ..request("23-19", Some(0), "0", "move-1") };
+    let again = games.make_move(as_seat(&game.white, retry)).await.unwrap().into_inner();
     assert_eq!(first.r#move, again.r#move);
     assert_eq!(notations(&again.game.unwrap()), ["23-19"]);
     // The id reused for another call is refused, never answered as if it had worked.
@@ -326,8 +322,11 @@ async fn resigning_ends_the_game(backend: Backend) {
     let mut games = server.games().await;
     let game = create(&mut games, ITALIAN, "").await;
     play(&mut games, &game.name, &game.white, "22-18").await;
-    let over =
-        games.resign(as_seat(&game.black, ResignRequest { name: game.name.clone() })).await.unwrap().into_inner();
+    let over = games
+        .resign(as_seat(&game.black, ResignRequest { name: game.name.clone(), ..Default::default() }))
+        .await
+        .unwrap()
+        .into_inner();
     let status = status(&over.game.unwrap());
     assert_eq!(
         (status.state, status.winner, status.win_reason),
@@ -343,13 +342,18 @@ async fn draw_offers_are_answered(backend: Backend) {
     let mut games = server.games().await;
     let game = create(&mut games, ITALIAN, "").await;
     let name = || game.name.clone();
-    let answer = |accept| AnswerDrawRequest { name: name(), accept };
+    let answer = |accept| AnswerDrawRequest { name: name(), accept, ..Default::default() };
     let none = failure(games.answer_draw(as_seat(&game.black, answer(true))).await);
     assert_eq!((none.code, none.reason.as_str()), (Code::FailedPrecondition, "NO_DRAW_OFFER"));
 
-    let offered = games.offer_draw(as_seat(&game.white, OfferDrawRequest { name: name() })).await.unwrap().into_inner();
+    let offered = games
+        .offer_draw(as_seat(&game.white, OfferDrawRequest { name: name(), ..Default::default() }))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(offered.game.unwrap().state.unwrap().draw_offer, pb::Color::White as i32);
-    let twice = failure(games.offer_draw(as_seat(&game.white, OfferDrawRequest { name: name() })).await);
+    let twice =
+        failure(games.offer_draw(as_seat(&game.white, OfferDrawRequest { name: name(), ..Default::default() })).await);
     assert_eq!(twice.reason, "DRAW_ALREADY_OFFERED");
     // The offerer cannot accept its own offer.
     assert_eq!(failure(games.answer_draw(as_seat(&game.white, answer(true))).await).reason, "NO_DRAW_OFFER");
@@ -358,11 +362,11 @@ async fn draw_offers_are_answered(backend: Backend) {
 
     // An offer is declined by moving on.
     play(&mut games, &game.name, &game.white, "22-18").await;
-    games.offer_draw(as_seat(&game.white, OfferDrawRequest { name: name() })).await.unwrap();
+    games.offer_draw(as_seat(&game.white, OfferDrawRequest { name: name(), ..Default::default() })).await.unwrap();
     let moved = play(&mut games, &game.name, &game.black, "10-14").await.game.unwrap();
     assert_eq!(moved.state.unwrap().draw_offer, 0);
 
-    games.offer_draw(as_seat(&game.black, OfferDrawRequest { name: name() })).await.unwrap();
+    games.offer_draw(as_seat(&game.black, OfferDrawRequest { name: name(), ..Default::default() })).await.unwrap();
     let drawn = games.answer_draw(as_seat(&game.white, answer(true))).await.unwrap().into_inner().game.unwrap();
     let status = status(&drawn);
     assert_eq!((status.state, status.draw_reason), (State::Drawn as i32, DrawReason::Agreement as i32));
@@ -388,12 +392,21 @@ async fn the_move_count_draws_after_forty_king_moves_each(backend: Backend) {
     let game = create(&mut games, ITALIAN, fen).await;
     let turkish = create(&mut games, TURKISH, "").await;
     let refused = failure(
-        games.request_move_count(as_seat(&turkish.white, RequestMoveCountRequest { name: turkish.name })).await,
+        games
+            .request_move_count(as_seat(
+                &turkish.white,
+                RequestMoveCountRequest { name: turkish.name, ..Default::default() },
+            ))
+            .await,
     );
     assert_eq!((refused.code, refused.reason.as_str()), (Code::FailedPrecondition, "MOVE_COUNT_REFUSED"));
 
-    let counted =
-        games.request_move_count(as_seat(&game.white, RequestMoveCountRequest { name: game.name.clone() })).await;
+    let counted = games
+        .request_move_count(as_seat(
+            &game.white,
+            RequestMoveCountRequest { name: game.name.clone(), ..Default::default() },
+        ))
+        .await;
     let count = counted.unwrap().into_inner().game.unwrap().state.unwrap().move_count.unwrap();
     assert_eq!((count.requested_by, count.started_at_ply, count.limit), (pb::Color::White as i32, 0, 40));
 
@@ -549,7 +562,7 @@ async fn watchers_see_every_change_and_can_resume(backend: Backend) {
     assert_eq!(too_far.fields, ["from_ply"]);
 
     // The game ends: the last update shows it, then the stream ends.
-    games.resign(as_seat(&game.white, ResignRequest { name: game.name.clone() })).await.unwrap();
+    games.resign(as_seat(&game.white, ResignRequest { name: game.name.clone(), ..Default::default() })).await.unwrap();
     let Event::Update(last) = next().await else { panic!("the resignation is an update") };
     assert_eq!(last.state.unwrap().status.unwrap().win_reason, WinReason::Resignation as i32);
     assert!(stream.next().await.is_none(), "the stream ends with the game");
@@ -580,7 +593,7 @@ async fn an_engine_seat_answers_a_move(backend: Backend) {
     );
 
     // Offered a draw at the start, the engine (not behind) accepts.
-    let offer = OfferDrawRequest { name: name.clone() };
+    let offer = OfferDrawRequest { name: name.clone(), ..Default::default() };
     games.offer_draw(as_seat(&created.white_token, offer)).await.unwrap();
     let settled = wait_until(&mut games, &name, |g| g.state.as_ref().unwrap().draw_offer == 0).await;
     let state = status(&settled).state;
@@ -621,6 +634,54 @@ async fn a_killed_server_keeps_every_answered_move(backend: Backend) {
 }
 
 // Guards and limits (one store is enough: they act before the store)
+
+async fn views_hold_the_moves_only_when_asked(backend: Backend) {
+    let Some(server) = start(backend, &[]).await else { return };
+    let mut games = server.games().await;
+    let game = create(&mut games, ITALIAN, "").await;
+    play(&mut games, &game.name, &game.white, "23-19").await;
+    // An action answers GAME_VIEW_BASIC by default: the state, no moves; MakeMove has its move.
+    let basic = play(&mut games, &game.name, &game.black, "10-14").await;
+    assert_eq!(basic.r#move.as_ref().map(|m| (m.ply, m.notation.as_str())), Some((1, "10-14")));
+    let answered = basic.game.unwrap();
+    assert_eq!((answered.moves.len(), answered.state.unwrap().ply), (0, 2));
+    let full = MakeMoveRequest {
+        name: game.name.clone(),
+        notation: "19x10".into(),
+        view: GameView::Full as i32,
+        ..Default::default()
+    };
+    let full = games.make_move(as_seat(&game.white, full)).await.unwrap().into_inner().game.unwrap();
+    assert_eq!(notations(&full), ["23-19", "10-14", "19x10"]);
+    // An unknown view is refused before the action is taken.
+    let bad = MakeMoveRequest { name: game.name.clone(), notation: "5x14".into(), view: 9, ..Default::default() };
+    let refused = failure(games.make_move(as_seat(&game.black, bad)).await);
+    assert_eq!((refused.code, refused.fields), (Code::InvalidArgument, vec!["view".to_string()]));
+
+    // GetGame: GAME_VIEW_FULL by default, the same game without its moves in GAME_VIEW_BASIC.
+    let read = get(&mut games, &game.name).await;
+    assert_eq!(read, full);
+    let request = GetGameRequest { name: game.name.clone(), view: GameView::Basic as i32 };
+    let read_basic = games.get_game(request).await.unwrap().into_inner().game.unwrap();
+    assert_eq!(read_basic, pb::Game { moves: Vec::new(), ..full.clone() });
+
+    // ListGames: GAME_VIEW_BASIC by default.
+    let listed = games.list_games(ListGamesRequest::default()).await.unwrap().into_inner().games;
+    assert_eq!(listed, [read_basic]);
+    let request = ListGamesRequest { view: GameView::Full as i32, ..Default::default() };
+    assert_eq!(games.list_games(request).await.unwrap().into_inner().games, [full]);
+
+    // The other actions: BASIC by default, FULL when asked.
+    let offer = OfferDrawRequest { name: game.name.clone(), view: GameView::Full as i32 };
+    let offered = games.offer_draw(as_seat(&game.black, offer)).await.unwrap().into_inner().game.unwrap();
+    assert_eq!(notations(&offered), ["23-19", "10-14", "19x10"]);
+    let answer = AnswerDrawRequest { name: game.name.clone(), ..Default::default() };
+    let declined = games.answer_draw(as_seat(&game.white, answer)).await.unwrap().into_inner().game.unwrap();
+    assert_eq!((declined.moves.len(), declined.state.unwrap().ply), (0, 3));
+    let resign = ResignRequest { name: game.name.clone(), ..Default::default() };
+    let resigned = games.resign(as_seat(&game.black, resign)).await.unwrap().into_inner().game.unwrap();
+    assert_eq!((resigned.moves.len(), status(&resigned).winner), (0, pb::Color::White as i32));
+}
 
 #[tokio::test]
 async fn an_api_key_guards_every_call_but_health() {
@@ -685,7 +746,7 @@ async fn a_database_that_went_away_is_unavailable_and_the_server_carries_on() {
     let name = database.rsplit('/').next().unwrap();
     sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)")).execute(&mut connection).await.unwrap();
 
-    let gone = failure(games.get_game(GetGameRequest { name: game.name.clone() }).await);
+    let gone = failure(games.get_game(GetGameRequest { name: game.name.clone(), ..Default::default() }).await);
     assert_eq!((gone.code, gone.reason.as_str()), (Code::Unavailable, "STORE_UNAVAILABLE"), "{}", gone.message);
     assert!(gone.retry_delay.is_some());
     let request = MakeMoveRequest { name: game.name.clone(), notation: "22-18".into(), ..Default::default() };

@@ -65,7 +65,13 @@ async fn a_watcher_on_one_replica_sees_moves_made_through_another() {
     let mut watching_a =
         on_a.watch_game(WatchGameRequest { name: name.clone(), from_ply: Some(2) }).await.unwrap().into_inner();
     watching_a.next().await.unwrap().unwrap();
-    let game = on_b.get_game(GetGameRequest { name: name.clone() }).await.unwrap().into_inner().game.unwrap();
+    let game = on_b
+        .get_game(GetGameRequest { name: name.clone(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .game
+        .unwrap();
     let capture = legal_white_move(&game.state.unwrap().position.unwrap().fen, &[]);
     let request = MakeMoveRequest { name: name.clone(), notation: capture.clone(), ..Default::default() };
     on_b.make_move(as_seat(&created.white_token, request)).await.unwrap();
@@ -86,7 +92,13 @@ async fn three_replicas_move_an_engine_seat_exactly_once() {
     for replica in &replicas {
         // White moves through a different replica each round; the engine answers once.
         let mut client = replica.games().await;
-        let game = client.get_game(GetGameRequest { name: name.clone() }).await.unwrap().into_inner().game.unwrap();
+        let game = client
+            .get_game(GetGameRequest { name: name.clone(), ..Default::default() })
+            .await
+            .unwrap()
+            .into_inner()
+            .game
+            .unwrap();
         let legal = game.state.unwrap().position.unwrap();
         let notation = legal_white_move(&legal.fen, &opening);
         let request = MakeMoveRequest { name: name.clone(), notation, expected_ply: Some(ply), ..Default::default() };
@@ -94,7 +106,13 @@ async fn three_replicas_move_an_engine_seat_exactly_once() {
         ply += 2;
         let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         loop {
-            let game = client.get_game(GetGameRequest { name: name.clone() }).await.unwrap().into_inner().game.unwrap();
+            let game = client
+                .get_game(GetGameRequest { name: name.clone(), ..Default::default() })
+                .await
+                .unwrap()
+                .into_inner()
+                .game
+                .unwrap();
             if game.moves.len() as u32 >= ply {
                 break;
             }
@@ -104,7 +122,7 @@ async fn three_replicas_move_an_engine_seat_exactly_once() {
     }
     // Give every replica time to (wrongly) move again, then look.
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let game = games.get_game(GetGameRequest { name }).await.unwrap().into_inner().game.unwrap();
+    let game = games.get_game(GetGameRequest { name, ..Default::default() }).await.unwrap().into_inner().game.unwrap();
     let colors: Vec<i32> = game.moves.iter().map(|m| m.color).collect();
     let white = pb::Color::White as i32;
     let black = pb::Color::Black as i32;

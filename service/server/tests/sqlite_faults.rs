@@ -94,7 +94,7 @@ async fn a_full_disk_refuses_writes_with_store_full_and_play_resumes_when_space_
     until("the players' moves fail while the disk is full", async || table.failed() >= GAMES).await;
     // Reads go on.
     let name = table.players[0].name.clone();
-    games.get_game(GetGameRequest { name }).await.expect("a game reads on a full disk");
+    games.get_game(GetGameRequest { name, ..Default::default() }).await.expect("a game reads on a full disk");
 
     std::fs::remove_file(&filler).expect("the filler is removed");
     table.until_each_has(2 * MOVES_EACH_WAY).await;

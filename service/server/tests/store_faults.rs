@@ -98,7 +98,8 @@ async fn postgres_stopped_under_load_loses_nothing_acknowledged_and_play_resumes
     table.allow(2 * MOVES_EACH_WAY);
     until("GameService turns NOT_SERVING", async || game_health(&mut health).await == Some(ServingStatus::NotServing))
         .await;
-    let down = failure(games.get_game(GetGameRequest { name: table.players[0].name.clone() }).await);
+    let down =
+        failure(games.get_game(GetGameRequest { name: table.players[0].name.clone(), ..Default::default() }).await);
     assert_eq!((down.code, down.reason.as_str()), (Code::Unavailable, "STORE_UNAVAILABLE"), "{}", down.message);
     until("the players' moves fail while the database is down", async || table.failed() > 0).await;
 

@@ -5,6 +5,9 @@
 //! appended to the store only if the game is still at the version that was checked; a game that
 //! moved on in between is read again (or, when the caller named the state it expected, refused
 //! as [`HostError::Stale`]). It answers domain values; the API writes them as messages.
+//!
+//! Reads go through this replica's [`GameCache`]: checked against the stored version, they read
+//! and replay only the events this replica has not replayed yet; a stored action is cached as is.
 
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -13,6 +16,7 @@ use damiera_engine::{notation, Color, Move};
 use tokio::sync::Notify;
 
 use super::auth::seat_of_token;
+use super::cache::{GameCache, CAPACITY_BYTES};
 use super::clock::{Deadline, TimingPolicy};
 use super::error::{HostError, NamedState};
 use super::record::{Event, EventKind, GameHeader, StoredGame};
@@ -67,10 +71,10 @@ pub enum Actor<'a> {
 /// The game after an action, and which event was the action.
 #[derive(Clone, Debug)]
 pub struct Acted {
-    /// The game as stored after the action.
-    pub stored: StoredGame,
+    /// The game as stored after the action (shared with the cache: not copied at every move).
+    pub stored: Arc<StoredGame>,
     /// `stored`, replayed.
-    pub replayed: Replayed,
+    pub replayed: Arc<Replayed>,
     /// The 1-based number of the event that carried the action.
     pub event: usize,
 }
@@ -108,13 +112,15 @@ pub struct Host {
     engine_bell: Arc<Notify>,
     /// The waiting times new games get.
     timing_policy: TimingPolicy,
+    /// The games this replica replayed.
+    cache: GameCache,
 }
 
 impl Host {
     /// The host over `store`; `engine_bell` is rung whenever an engine seat has to act; new games
     /// get the waiting times of `timing_policy`.
     pub fn new(store: Store, engine_bell: Arc<Notify>, timing_policy: TimingPolicy) -> Host {
-        Host { store, engine_bell, timing_policy }
+        Host { store, engine_bell, timing_policy, cache: GameCache::new(CAPACITY_BYTES) }
     }
 
     /// The store.
@@ -164,11 +170,9 @@ impl Host {
         Ok(appended == Appended::Done)
     }
 
-    /// Loads and replays a game.
+    /// Loads and replays a game (the events this replica has not replayed yet).
     pub async fn load(&self, id: &str) -> Result<(StoredGame, Replayed), HostError> {
-        let stored = self.store.load(id).await?.ok_or_else(|| HostError::NotFound(id.to_string()))?;
-        let replayed = Replayed::from_stored(&stored).map_err(HostError::Corrupt)?;
-        Ok((stored, replayed))
+        self.cache.load(&self.store, id).await
     }
 
     /// A page of games, newest first, from after `after`, each replayed.
@@ -221,7 +225,7 @@ impl Host {
             };
             if let Some(seq) = action.request_id.as_deref().and_then(|rid| find_request(&stored, rid)) {
                 ensure_same_request(&stored, seq, color, action)?;
-                return Ok(Acted { stored, replayed, event: seq });
+                return Ok(Acted { stored: Arc::new(stored), replayed: Arc::new(replayed), event: seq });
             }
             check_expected(&action.expected, &stored, &replayed)?;
             let at_ms = now_ms();
@@ -248,6 +252,8 @@ impl Host {
                     let mut stored = stored;
                     stored.events.push(event);
                     let event = stored.events.len();
+                    let (stored, replayed) = (Arc::new(stored), Arc::new(replayed));
+                    self.cache.put(Arc::clone(&stored), Arc::clone(&replayed));
                     return Ok(Acted { stored, replayed, event });
                 }
                 // Read again: the stored duplicate answers, or the expected state is checked anew.

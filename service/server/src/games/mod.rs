@@ -3,9 +3,11 @@
 //! `GameService` (in `crate::api`) reads requests into these and writes the answers back.
 //!
 //! A game is a header and an append-only log of events ([`record`]); the store keeps them in
-//! SQLite or PostgreSQL ([`store`]), and every answer replays the log through the rules.
+//! SQLite or PostgreSQL ([`store`]), and every answer replays the log through the rules (each
+//! replica caches its replays and replays only what is new).
 
 mod auth;
+mod cache;
 pub mod clock;
 mod create;
 mod engine_seat;

@@ -9,7 +9,7 @@
 use damiera_engine::{fen, Color, Game, GameError, Move, MoveResult, Outcome};
 
 use super::clock::{Clocks, Deadline, DeadlineKind};
-use super::record::{EventKind, GameHeader, GameStateKind, StoredGame, Summary};
+use super::record::{Event, EventKind, GameHeader, GameStateKind, StoredGame, Summary};
 
 /// Why an action was refused.
 #[derive(Debug, thiserror::Error)]
@@ -133,11 +133,7 @@ impl Replayed {
     /// The game after every stored event; an event the rules refuse means the record is corrupt.
     pub fn from_stored(stored: &StoredGame) -> Result<Replayed, String> {
         let mut replayed = Replayed::start(&stored.header)?;
-        for (index, event) in stored.events.iter().enumerate() {
-            replayed
-                .apply(event.kind, event.color, &event.text, event.at_ms)
-                .map_err(|e| format!("game {}: stored event {}: {e}", stored.header.id, index + 1))?;
-        }
+        replayed.replay(&stored.header.id, 0, &stored.events)?;
         Ok(replayed)
     }
 
@@ -171,6 +167,16 @@ impl Replayed {
             DeadlineKind::Flag => (EventKind::Flag, ""),
             DeadlineKind::Abandonment => (EventKind::Abandon, ""),
         }
+    }
+
+    /// Applies game `id`'s stored `events`, which follow its first `done` (already applied); an
+    /// event the rules refuse means the record is corrupt.
+    pub fn replay(&mut self, id: &str, done: usize, events: &[Event]) -> Result<(), String> {
+        for (number, event) in (done + 1..).zip(events) {
+            self.apply(event.kind, event.color, &event.text, event.at_ms)
+                .map_err(|e| format!("game {id}: stored event {number}: {e}"))?;
+        }
+        Ok(())
     }
 
     /// Checks and applies one action of `color`'s seat at `at_ms`; answers the text to store.

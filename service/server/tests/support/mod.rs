@@ -180,6 +180,23 @@ pub async fn scratch_postgres() -> Option<String> {
     Some(format!("{base}/{name}"))
 }
 
+/// Runs each named test, an `async fn(Backend)` of the test file, once per store: in modules
+/// `sqlite` and `postgres` (which skips without `DAMIERA_TEST_POSTGRES`, see [`scratch_postgres`]).
+/// The test file declares `#[macro_use] mod support;` and imports [`Backend`].
+#[allow(unused_macros, reason = "used by the test files that run on both stores, not by all")]
+macro_rules! on_both_stores {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name(super::Backend::Sqlite).await })*
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name(super::Backend::Postgres).await })*
+        }
+    };
+}
+
 /// Where a test's games are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {

@@ -60,7 +60,10 @@ impl Player {
 
     /// Asserts that the game's stored moves, as `games` reads them, are exactly those acknowledged.
     pub async fn assert_stored(&self, games: &mut GameServiceClient<Channel>) {
-        let stored = games.get_game(GetGameRequest { name: self.name.clone() }).await.expect("the game loads");
+        let stored = games
+            .get_game(GetGameRequest { name: self.name.clone(), ..Default::default() })
+            .await
+            .expect("the game loads");
         let stored: Vec<String> =
             stored.into_inner().game.expect("a game").moves.into_iter().map(|m| m.notation).collect();
         assert_eq!(

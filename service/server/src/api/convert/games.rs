@@ -89,8 +89,32 @@ pub fn first_mover_from_pb(options: Option<&pb::GameOptions>) -> Result<FirstMov
     Ok(choice)
 }
 
+/// How much of a game an answer holds: a request's `GameView`, its default resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// Everything but the moves.
+    Basic,
+    /// Everything.
+    Full,
+}
+
+/// A request's `view`, `default` when unspecified.
+pub fn view_from_pb(value: i32, default: View) -> Result<View, ApiError> {
+    match pb::GameView::try_from(value) {
+        Ok(pb::GameView::Unspecified) => Ok(default),
+        Ok(pb::GameView::Basic) => Ok(View::Basic),
+        Ok(pb::GameView::Full) => Ok(View::Full),
+        Err(_) => Err(ApiError::invalid("view", format!("no such view: {value}"))),
+    }
+}
+
 /// A whole game.
 pub fn game_to_pb(stored: &StoredGame, replayed: &Replayed) -> pb::Game {
+    game_in_view(stored, replayed, View::Full)
+}
+
+/// A game in `view`: with its moves or without them.
+pub fn game_in_view(stored: &StoredGame, replayed: &Replayed, view: View) -> pb::Game {
     let header = &stored.header;
     pb::Game {
         name: game_name(&header.id),
@@ -104,7 +128,10 @@ pub fn game_to_pb(stored: &StoredGame, replayed: &Replayed) -> pb::Game {
             time_control: time_control_to_pb(header.timing.control),
             takebacks: header.takebacks,
         }),
-        moves: moves_to_pb(replayed, 0),
+        moves: match view {
+            View::Basic => Vec::new(),
+            View::Full => moves_to_pb(replayed, 0),
+        },
         state: Some(state_to_pb(stored.version(), replayed)),
         create_time: Some(timestamp(header.created_at_ms)),
     }

@@ -1,7 +1,7 @@
 //! `ListGames`: games newest first, filtered by variant, state and end reason, a page at a time. The page
 //! token is opaque to clients: the creation time and id of the last game of the page, hex-encoded.
 
-use crate::api::convert::games::game_to_pb;
+use crate::api::convert::games::{game_in_view, view_from_pb, View};
 use crate::api::convert::variant;
 use crate::api::ApiError;
 use crate::games::record::GameStateKind;
@@ -26,6 +26,7 @@ pub async fn list_games(host: &Host, request: &pb::ListGamesRequest) -> Result<p
         0 => DEFAULT_PAGE_SIZE,
         size => size.min(MAX_PAGE_SIZE),
     };
+    let view = view_from_pb(request.view, View::Basic)?;
     let after = (!request.page_token.is_empty()).then(|| decode_token(&request.page_token)).transpose()?;
     // One more than the page: whether it exists says if there is a next page.
     let mut stored = host.list(&filter, page_size + 1, after.as_ref()).await?;
@@ -37,7 +38,7 @@ pub async fn list_games(host: &Host, request: &pb::ListGamesRequest) -> Result<p
         }
         _ => String::new(),
     };
-    let games = stored.iter().map(|(game, replayed)| game_to_pb(game, replayed)).collect();
+    let games = stored.iter().map(|(game, replayed)| game_in_view(game, replayed, view)).collect();
     Ok(pb::ListGamesResponse { games, next_page_token })
 }
 

@@ -15,7 +15,9 @@ use tokio_stream::{Stream, StreamExt};
 use tonic::metadata::MetadataMap;
 use tonic::{Request, Response, Status};
 
-use super::convert::games::{game_id, game_name, game_to_pb, played_to_pb, seat_label, watch_event_to_pb};
+use super::convert::games::{
+    game_id, game_in_view, game_name, game_to_pb, played_to_pb, seat_label, view_from_pb, watch_event_to_pb, View,
+};
 use super::convert::{bounded, request_id};
 use super::ApiError;
 use crate::games::clock::TimingPolicy;
@@ -134,9 +136,14 @@ fn checked_action(
     })
 }
 
-/// The game as an action left it.
-fn game_of(acted: &Acted) -> Option<pb::Game> {
-    Some(game_to_pb(&acted.stored, &acted.replayed))
+/// An action's `view`, checked before it acts; unspecified: [`View::Basic`].
+fn action_view(view: i32) -> Result<View, ApiError> {
+    view_from_pb(view, View::Basic)
+}
+
+/// The game as an action left it, in `view`.
+fn game_of(acted: &Acted, view: View) -> Option<pb::Game> {
+    Some(game_in_view(&acted.stored, &acted.replayed, view))
 }
 
 type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::WatchGameResponse, Status>> + Send>>;
@@ -154,8 +161,9 @@ impl GameService for GameApi {
 
     async fn get_game(&self, request: Request<pb::GetGameRequest>) -> Result<Response<pb::GetGameResponse>, Status> {
         let id = game_id(&request.get_ref().name)?;
+        let view = view_from_pb(request.get_ref().view, View::Full)?;
         let (stored, replayed) = self.host.load(id).await.map_err(ApiError::from)?;
-        Ok(Response::new(pb::GetGameResponse { game: Some(game_to_pb(&stored, &replayed)) }))
+        Ok(Response::new(pb::GetGameResponse { game: Some(game_in_view(&stored, &replayed, view)) }))
     }
 
     async fn list_games(
@@ -169,39 +177,42 @@ impl GameService for GameApi {
         let body = request.get_ref();
         let notation = bounded("notation", &body.notation, MAX_NOTATION)?;
         let action = checked_action(EventKind::Move, notation, body.expected_ply, &body.etag, &body.request_id)?;
+        let view = action_view(body.view)?;
         let acted = self.act(request, |r| &r.name, action).await?;
-        Ok(Response::new(pb::MakeMoveResponse { r#move: played_to_pb(&acted), game: game_of(&acted) }))
+        Ok(Response::new(pb::MakeMoveResponse { r#move: played_to_pb(&acted), game: game_of(&acted, view) }))
     }
 
     async fn resign(&self, request: Request<pb::ResignRequest>) -> Result<Response<pb::ResignResponse>, Status> {
+        let view = action_view(request.get_ref().view)?;
         let acted = self.act(request, |r| &r.name, simple(EventKind::Resign, "")).await?;
-        Ok(Response::new(pb::ResignResponse { game: game_of(&acted) }))
+        Ok(Response::new(pb::ResignResponse { game: game_of(&acted, view) }))
     }
 
     async fn offer_draw(
         &self,
         request: Request<pb::OfferDrawRequest>,
     ) -> Result<Response<pb::OfferDrawResponse>, Status> {
+        let view = action_view(request.get_ref().view)?;
         let acted = self.act(request, |r| &r.name, simple(EventKind::OfferDraw, "")).await?;
-        Ok(Response::new(pb::OfferDrawResponse { game: game_of(&acted) }))
+        Ok(Response::new(pb::OfferDrawResponse { game: game_of(&acted, view) }))
     }
 
     async fn answer_draw(
         &self,
         request: Request<pb::AnswerDrawRequest>,
     ) -> Result<Response<pb::AnswerDrawResponse>, Status> {
-        let answer = answer_text(request.get_ref().accept);
+        let (answer, view) = (answer_text(request.get_ref().accept), action_view(request.get_ref().view)?);
         let acted = self.act(request, |r| &r.name, simple(EventKind::AnswerDraw, answer)).await?;
-        Ok(Response::new(pb::AnswerDrawResponse { game: game_of(&acted) }))
+        Ok(Response::new(pb::AnswerDrawResponse { game: game_of(&acted, view) }))
     }
 
     async fn abort_game(
         &self,
         request: Request<pb::AbortGameRequest>,
     ) -> Result<Response<pb::AbortGameResponse>, Status> {
-        let reason = crate::games::AbortReason::Seat.name();
+        let (reason, view) = (crate::games::AbortReason::Seat.name(), action_view(request.get_ref().view)?);
         let acted = self.act(request, |r| &r.name, simple(EventKind::Abort, reason)).await?;
-        Ok(Response::new(pb::AbortGameResponse { game: game_of(&acted) }))
+        Ok(Response::new(pb::AbortGameResponse { game: game_of(&acted, view) }))
     }
 
     async fn offer_takeback(
@@ -210,8 +221,9 @@ impl GameService for GameApi {
     ) -> Result<Response<pb::OfferTakebackResponse>, Status> {
         let body = request.get_ref();
         let action = checked_action(EventKind::OfferTakeback, "", body.expected_ply, &body.etag, &body.request_id)?;
+        let view = action_view(body.view)?;
         let acted = self.act(request, |r| &r.name, action).await?;
-        Ok(Response::new(pb::OfferTakebackResponse { game: game_of(&acted) }))
+        Ok(Response::new(pb::OfferTakebackResponse { game: game_of(&acted, view) }))
     }
 
     async fn answer_takeback(
@@ -222,16 +234,18 @@ impl GameService for GameApi {
         let answer = answer_text(body.accept);
         let action =
             checked_action(EventKind::AnswerTakeback, answer, body.expected_ply, &body.etag, &body.request_id)?;
+        let view = action_view(body.view)?;
         let acted = self.act(request, |r| &r.name, action).await?;
-        Ok(Response::new(pb::AnswerTakebackResponse { game: game_of(&acted) }))
+        Ok(Response::new(pb::AnswerTakebackResponse { game: game_of(&acted, view) }))
     }
 
     async fn request_move_count(
         &self,
         request: Request<pb::RequestMoveCountRequest>,
     ) -> Result<Response<pb::RequestMoveCountResponse>, Status> {
+        let view = action_view(request.get_ref().view)?;
         let acted = self.act(request, |r| &r.name, simple(EventKind::RequestMoveCount, "")).await?;
-        Ok(Response::new(pb::RequestMoveCountResponse { game: game_of(&acted) }))
+        Ok(Response::new(pb::RequestMoveCountResponse { game: game_of(&acted, view) }))
     }
 
     type WatchGameStream = WatchStream;

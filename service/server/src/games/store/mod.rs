@@ -35,6 +35,7 @@ use sqlx::{AnyPool, ConnectOptions, Connection};
 use tokio::sync::broadcast;
 
 pub use error::StoreError;
+pub use read::Since;
 
 use super::record::{GameStateKind, StoredGame};
 

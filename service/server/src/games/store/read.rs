@@ -1,11 +1,23 @@
 //! Reading: whether the database answers, one game by id or by the request id that created it,
-//! and pages of the list.
+//! what is new in a game since a version, and pages of the list.
 
 use std::collections::HashMap;
 
 use super::rows::{self, EVENT_COLUMNS, HEADER_COLUMNS};
 use super::{ListFilter, PageCursor, Store, StoreError};
-use crate::games::record::{Event, StoredGame};
+use crate::games::record::{Event, GameHeader, StoredGame};
+
+/// What [`Store::load_since`] found of a game: the whole header, and the events after a version.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Since {
+    /// The header, as stored now (its token hashes can change without a new version).
+    pub header: GameHeader,
+    /// The game's version (number of events) now.
+    pub version: u64,
+    /// The events numbered after the version asked about, in order: `version - after` of them,
+    /// none when the game is not past that version.
+    pub events: Vec<Event>,
+}
 
 impl Store {
     /// Whether the database answers: one trivial query through the pool.
@@ -26,6 +38,41 @@ impl Store {
         let events = event_rows.iter().map(rows::event).collect::<Result<Vec<_>, _>>()?;
         rows::check_sequence(id, events.iter().map(|(seq, _)| *seq))?;
         Ok(Some(StoredGame { header, events: events.into_iter().map(|(_, event)| event).collect() }))
+    }
+
+    /// Game `id`'s header and version, with its events after the first `after`, if it is stored:
+    /// one statement, so the version and the events agree.
+    pub async fn load_since(&self, id: &str, after: u64) -> Result<Option<Since>, StoreError> {
+        let after = i64::try_from(after).map_err(|_| StoreError::Corrupt(format!("game {id}: version {after}")))?;
+        // Qualified: `games` has a `request_id` column too.
+        let sql = format!(
+            "SELECT {HEADER_COLUMNS}, version, e.game_id, e.seq, e.kind, e.color, e.text, e.at_ms, e.request_id \
+             FROM games LEFT JOIN events e ON e.game_id = games.id AND e.seq > $2 WHERE games.id = $1 ORDER BY e.seq"
+        );
+        let found = sqlx::query(&sql).bind(id).bind(after).fetch_all(&self.pool).await?;
+        let Some(first) = found.first() else {
+            return Ok(None);
+        };
+        let header = rows::header(first)?;
+        let version: i64 = sqlx::Row::try_get(first, "version")?;
+        let version =
+            u64::try_from(version).map_err(|_| StoreError::Corrupt(format!("game {id}: version {version}")))?;
+        // Without a newer event the join's one row has no event: its columns are all NULL.
+        let mut events = Vec::with_capacity(found.len());
+        for row in &found {
+            if sqlx::Row::try_get::<Option<i64>, _>(row, "seq")?.is_some() {
+                events.push(rows::event(row)?);
+            }
+        }
+        let first_new = after as u64 + 1;
+        rows::check_sequence_from(id, first_new, events.iter().map(|(seq, _)| *seq))?;
+        if version >= first_new && events.len() as u64 != version + 1 - first_new {
+            return Err(StoreError::Corrupt(format!(
+                "game {id}: version {version}, but {} events after {after}",
+                events.len()
+            )));
+        }
+        Ok(Some(Since { header, version, events: events.into_iter().map(|(_, event)| event).collect() }))
     }
 
     /// The game that the call with `request_id` created, if any.

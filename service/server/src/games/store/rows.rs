@@ -65,7 +65,16 @@ pub(super) fn event(row: &AnyRow) -> Result<(u64, Event), StoreError> {
 
 /// Checks that `seqs` number a game's events 1, 2, 3, ... with no gap.
 pub(super) fn check_sequence(game_id: &str, seqs: impl IntoIterator<Item = u64>) -> Result<(), StoreError> {
-    for (expected, seq) in (1..).zip(seqs) {
+    check_sequence_from(game_id, 1, seqs)
+}
+
+/// Checks that `seqs` number a game's events `first`, `first + 1`, ... with no gap.
+pub(super) fn check_sequence_from(
+    game_id: &str,
+    first: u64,
+    seqs: impl IntoIterator<Item = u64>,
+) -> Result<(), StoreError> {
+    for (expected, seq) in (first..).zip(seqs) {
         if seq != expected {
             return Err(StoreError::Corrupt(format!("game {game_id}: event {expected} is missing (found {seq})")));
         }

@@ -7,6 +7,7 @@ import damiera.v1.GameServiceOuterClass.EngineSeat
 import damiera.v1.GameServiceOuterClass.ExportPdnRequest
 import damiera.v1.GameServiceOuterClass.Game
 import damiera.v1.GameServiceOuterClass.GameMove
+import damiera.v1.GameServiceOuterClass.GameView
 import damiera.v1.GameServiceOuterClass.MakeMoveRequest
 import damiera.v1.GameServiceOuterClass.Person
 import damiera.v1.GameServiceOuterClass.ResignRequest
@@ -82,9 +83,15 @@ class GameRepository(
         return unary { it.makeMove(request, bearer(seat.token)) }.move
     }
 
-    /** The seat resigns: the other seat wins. */
-    suspend fun resign(seat: SeatedGame): Game =
-        unary { it.resign(ResignRequest.newBuilder().setName(seat.name).build(), bearer(seat.token)) }.game
+    /**
+     * The seat resigns: the other seat wins. Answers the finished game with every move: Resign
+     * answers without them by default (GAME_VIEW_BASIC), but a game ends once, so its whole record
+     * is worth asking for here.
+     */
+    suspend fun resign(seat: SeatedGame): Game {
+        val request = ResignRequest.newBuilder().setName(seat.name).setView(GameView.GAME_VIEW_FULL).build()
+        return unary { it.resign(request, bearer(seat.token)) }.game
+    }
 
     /** The game as PDN, with its tags and result. */
     suspend fun exportPdn(name: String): String =
