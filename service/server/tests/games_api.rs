@@ -145,7 +145,10 @@ async fn a_created_game_reads_back_and_lists(backend: Backend) {
     assert_eq!((state.ply, state.etag.as_str(), status(&game).state), (0, "0", State::Ongoing as i32));
     assert!(game.create_time.is_some() && state.update_time.is_some());
 
+    // Creation times are milliseconds: games made within one are listed by id, not by age.
+    tokio::time::sleep(Duration::from_millis(2)).await;
     let turkish = create(&mut games, TURKISH, "").await;
+    tokio::time::sleep(Duration::from_millis(2)).await;
     let second_italian = create(&mut games, ITALIAN, "").await;
     let resign = ResignRequest { name: second_italian.name.clone(), ..Default::default() };
     games.resign(as_seat(&second_italian.black, resign)).await.unwrap();
