@@ -47,7 +47,7 @@ func TestATimedGameShowsItsClocksInTheGameAndItsEvents(t *testing.T) {
 
 	// White's first move, made before any clock ran, adds no increment; Black's first is due.
 	played := anna.move(id, seats["white"], "22-18")
-	if got := clockOf(t, played.Game.State); got != firstMove {
+	if got := clockOf(t, played.State); got != firstMove {
 		t.Errorf("clock after White's first move = %+v, want %+v", got, firstMove)
 	}
 	var update portal.UpdateView
@@ -57,7 +57,7 @@ func TestATimedGameShowsItsClocksInTheGameAndItsEvents(t *testing.T) {
 
 	// Once each side has moved, White's clock runs and its flag can fall.
 	played = anna.move(id, seats["black"], "12-16")
-	clock := clockOf(t, played.Game.State)
+	clock := clockOf(t, played.State)
 	if clock.Running != "white" || clock.DeadlineKind != "flag" || clock.BlackMS != 180_000 ||
 		clock.WhiteMS > 180_000 || clock.WhiteMS < 170_000 {
 		t.Errorf("clock after Black's first move = %+v, want White's running from 3:00, Black's at 3:00", clock)

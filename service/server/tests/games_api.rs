@@ -18,7 +18,7 @@ use damiera_server::proto::{
     ExportPdnRequest, GameOptions, GameView, GetGameRequest, ImportGameRequest, ListGamesRequest, MakeMoveRequest,
     OfferDrawRequest, RequestMoveCountRequest, ResignRequest, Seat, Variant, WatchGameRequest, WinReason,
 };
-use support::{as_seat, failure, Backend, TestServer};
+use support::{as_seat, failure, get_game, wait_until, Backend, TestServer};
 use tokio_stream::StreamExt;
 use tonic::transport::Channel;
 use tonic::{Code, Request};
@@ -87,16 +87,6 @@ async fn play(games: &mut GameServiceClient<Channel>, name: &str, token: &str, n
     games.make_move(as_seat(token, request)).await.unwrap_or_else(|e| panic!("{notation}: {e:?}")).into_inner()
 }
 
-async fn get(games: &mut GameServiceClient<Channel>, name: &str) -> pb::Game {
-    games
-        .get_game(GetGameRequest { name: name.to_string(), ..Default::default() })
-        .await
-        .expect("the game reads")
-        .into_inner()
-        .game
-        .unwrap()
-}
-
 fn notations(game: &pb::Game) -> Vec<&str> {
     game.moves.iter().map(|m| m.notation.as_str()).collect()
 }
@@ -113,18 +103,6 @@ fn read_at_no_time(mut game: pb::Game) -> pb::Game {
     game
 }
 
-/// Reads `game` again until `done` holds of it, for up to 60 seconds.
-async fn wait_until(games: &mut GameServiceClient<Channel>, name: &str, done: impl Fn(&pb::Game) -> bool) -> pb::Game {
-    for _ in 0..600 {
-        let game = get(games, name).await;
-        if done(&game) {
-            return game;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{name} did not reach the expected state: {:?}", get(games, name).await.state);
-}
-
 // Tests
 
 async fn a_created_game_reads_back_and_lists(backend: Backend) {
@@ -136,7 +114,7 @@ async fn a_created_game_reads_back_and_lists(backend: Backend) {
         assert_eq!(token.len(), 64, "256 random bits as hex");
     }
     assert_ne!(first.white, first.black);
-    let game = get(&mut games, &first.name).await;
+    let game = get_game(&mut games, &first.name).await;
     assert_eq!(game.variant, ITALIAN);
     assert_eq!(game.start_position.as_ref().unwrap().fen, EngineVariant::Italian.start_fen());
     assert_eq!(game.white, person("Anna"));
@@ -215,7 +193,7 @@ async fn moves_are_checked_and_stored(backend: Backend) {
     assert_eq!(illegal.metadata["legalMoves"], "5x14 6x13", "the capture is mandatory");
     assert_eq!(illegal.fields, ["notation"]);
 
-    let read = get(&mut games, &game.name).await;
+    let read = get_game(&mut games, &game.name).await;
     assert_eq!(notations(&read), ["23-19", "10-14", "19x10"]);
     assert_eq!(read.state.unwrap().ply, 3);
 }
@@ -236,7 +214,7 @@ async fn seats_act_only_with_their_own_token(backend: Backend) {
     let wrong_seat = failure(games.make_move(as_seat(&game.black, request())).await);
     assert_eq!(wrong_seat.reason, "NOT_YOUR_TURN");
     games.resign(as_seat(&game.black, ResignRequest { name: game.name.clone(), ..Default::default() })).await.unwrap();
-    assert_eq!(status(&get(&mut games, &game.name).await).winner, pb::Color::White as i32);
+    assert_eq!(status(&get_game(&mut games, &game.name).await).winner, pb::Color::White as i32);
 }
 
 async fn a_stale_state_is_refused_and_retries_are_safe(backend: Backend) {
@@ -271,7 +249,7 @@ async fn a_stale_state_is_refused_and_retries_are_safe(backend: Backend) {
     assert_eq!((reused.code, reused.fields), (Code::InvalidArgument, vec!["request_id".to_string()]));
     let reused = failure(games.make_move(as_seat(&game.white, request("zz-yy", None, "", "move-1"))).await);
     assert_eq!(reused.fields, ["request_id"]);
-    assert_eq!(get(&mut games, &game.name).await.state.unwrap().etag, "1");
+    assert_eq!(get_game(&mut games, &game.name).await.state.unwrap().etag, "1");
 }
 
 async fn twenty_racing_moves_store_exactly_one(backend: Backend) {
@@ -300,7 +278,7 @@ async fn twenty_racing_moves_store_exactly_one(backend: Backend) {
         *codes.entry(code).or_default() += 1;
     }
     assert_eq!(codes, HashMap::from([(Code::Ok, 1), (Code::Aborted, 19)]));
-    assert_eq!(get(&mut games, &game.name).await.moves.len(), 1);
+    assert_eq!(get_game(&mut games, &game.name).await.moves.len(), 1);
 }
 
 async fn a_retried_create_answers_the_same_game_with_new_tokens(backend: Backend) {
@@ -503,7 +481,11 @@ async fn the_turkish_options_apply(backend: Backend) {
         (status.state, status.winner, status.win_reason, state.forfeited_move.as_str()),
         (State::Won as i32, pb::Color::Black as i32, WinReason::CaptureFault as i32, "a3-a4")
     );
-    assert_eq!(notations(&get(&mut games, &name).await), Vec::<&str>::new(), "the fault is not a move of the record");
+    assert_eq!(
+        notations(&get_game(&mut games, &name).await),
+        Vec::<&str>::new(),
+        "the fault is not a move of the record"
+    );
 }
 
 async fn pdn_export_and_import_round_trip(backend: Backend) {
@@ -640,7 +622,7 @@ async fn a_killed_server_keeps_every_answered_move(backend: Backend) {
     server.kill();
     let restarted = TestServer::start_on(&database, &[]);
     let mut games = restarted.games().await;
-    assert_eq!(notations(&get(&mut games, &game.name).await), ["23-19", "10-14", "19x10", "5x14"]);
+    assert_eq!(notations(&get_game(&mut games, &game.name).await), ["23-19", "10-14", "19x10", "5x14"]);
     play(&mut games, &game.name, &game.white, "22-18").await;
 }
 
@@ -672,7 +654,7 @@ async fn views_hold_the_moves_only_when_asked(backend: Backend) {
     // GetGame: GAME_VIEW_FULL by default, the same game without its moves in GAME_VIEW_BASIC.
     // Each answer reads the clocks when it is made: compared without that moment.
     let full = read_at_no_time(full);
-    let read = read_at_no_time(get(&mut games, &game.name).await);
+    let read = read_at_no_time(get_game(&mut games, &game.name).await);
     assert_eq!(read, full);
     let request = GetGameRequest { name: game.name.clone(), view: GameView::Basic as i32 };
     let read_basic = read_at_no_time(games.get_game(request).await.unwrap().into_inner().game.unwrap());

@@ -197,6 +197,28 @@ macro_rules! on_both_stores {
     };
 }
 
+/// Game `name` as GetGame answers it (the whole game).
+pub async fn get_game(games: &mut GameServiceClient<Channel>, name: &str) -> damiera_server::proto::Game {
+    let request = damiera_server::proto::GetGameRequest { name: name.to_string(), ..Default::default() };
+    games.get_game(request).await.expect("the game reads").into_inner().game.expect("a game")
+}
+
+/// Reads game `name` again until `done` holds of it, for up to 60 seconds.
+pub async fn wait_until(
+    games: &mut GameServiceClient<Channel>,
+    name: &str,
+    done: impl Fn(&damiera_server::proto::Game) -> bool,
+) -> damiera_server::proto::Game {
+    for _ in 0..600 {
+        let game = get_game(games, name).await;
+        if done(&game) {
+            return game;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("{name} did not reach the expected state: {:?}", get_game(games, name).await.state);
+}
+
 /// Where a test's games are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
