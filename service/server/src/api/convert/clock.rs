@@ -138,13 +138,3 @@ pub fn abort_reason_to_pb(reason: Option<AbortReason>) -> pb::AbortReason {
         Some(AbortReason::NoFirstMove) => pb::AbortReason::NoFirstMove,
     }
 }
-
-/// The abort reason a filter names; unspecified: none.
-pub fn abort_reason_from_pb(field: &str, value: i32) -> Result<Option<AbortReason>, ApiError> {
-    match pb::AbortReason::try_from(value) {
-        Ok(pb::AbortReason::Unspecified) => Ok(None),
-        Ok(pb::AbortReason::Seat) => Ok(Some(AbortReason::Seat)),
-        Ok(pb::AbortReason::NoFirstMove) => Ok(Some(AbortReason::NoFirstMove)),
-        Err(_) => Err(ApiError::invalid(field, format!("no such abort reason: {value}"))),
-    }
-}
