@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use damiera_server::proto::watch_game_response::Event;
 use damiera_server::proto::{
-    self as pb, seat::Player, CreateGameRequest, GetGameRequest, MakeMoveRequest, Seat, Variant, WatchGameRequest,
+    self as pb, seat::Player, CreateGameRequest, MakeMoveRequest, Seat, Variant, WatchGameRequest,
 };
-use support::{as_seat, scratch_postgres, TestServer};
+use support::{as_seat, get_game, scratch_postgres, TestServer};
 use tokio_stream::StreamExt;
 
 fn person() -> Option<Seat> {
@@ -65,13 +65,7 @@ async fn a_watcher_on_one_replica_sees_moves_made_through_another() {
     let mut watching_a =
         on_a.watch_game(WatchGameRequest { name: name.clone(), from_ply: Some(2) }).await.unwrap().into_inner();
     watching_a.next().await.unwrap().unwrap();
-    let game = on_b
-        .get_game(GetGameRequest { name: name.clone(), ..Default::default() })
-        .await
-        .unwrap()
-        .into_inner()
-        .game
-        .unwrap();
+    let game = get_game(&mut on_b, &name).await;
     let capture = legal_white_move(&game.state.unwrap().position.unwrap().fen, &[]);
     let request = MakeMoveRequest { name: name.clone(), notation: capture.clone(), ..Default::default() };
     on_b.make_move(as_seat(&created.white_token, request)).await.unwrap();
@@ -92,13 +86,7 @@ async fn three_replicas_move_an_engine_seat_exactly_once() {
     for replica in &replicas {
         // White moves through a different replica each round; the engine answers once.
         let mut client = replica.games().await;
-        let game = client
-            .get_game(GetGameRequest { name: name.clone(), ..Default::default() })
-            .await
-            .unwrap()
-            .into_inner()
-            .game
-            .unwrap();
+        let game = get_game(&mut client, &name).await;
         let legal = game.state.unwrap().position.unwrap();
         let notation = legal_white_move(&legal.fen, &opening);
         let request = MakeMoveRequest { name: name.clone(), notation, expected_ply: Some(ply), ..Default::default() };
@@ -106,13 +94,7 @@ async fn three_replicas_move_an_engine_seat_exactly_once() {
         ply += 2;
         let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         loop {
-            let game = client
-                .get_game(GetGameRequest { name: name.clone(), ..Default::default() })
-                .await
-                .unwrap()
-                .into_inner()
-                .game
-                .unwrap();
+            let game = get_game(&mut client, &name).await;
             if game.moves.len() as u32 >= ply {
                 break;
             }
@@ -122,7 +104,7 @@ async fn three_replicas_move_an_engine_seat_exactly_once() {
     }
     // Give every replica time to (wrongly) move again, then look.
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let game = games.get_game(GetGameRequest { name, ..Default::default() }).await.unwrap().into_inner().game.unwrap();
+    let game = get_game(&mut games, &name).await;
     let colors: Vec<i32> = game.moves.iter().map(|m| m.color).collect();
     let white = pb::Color::White as i32;
     let black = pb::Color::Black as i32;
