@@ -31,6 +31,7 @@ mod tt;
 use std::time::Duration;
 
 pub use alphabeta::search;
+pub use eval::learned::{self, LearnedWeights};
 pub use eval::{evaluate, evaluate_with, evaluate_with_weights, Evaluation, Weights};
 pub use threads::{search_with, Options, Techniques};
 pub use tt::{Bound, Entry, TranspositionTable};

@@ -3,7 +3,8 @@
 //! same from game pairs (pentanomial); with `--sprt elo0,elo1` it stops once the test decides.
 //!
 //! An engine is described as `key=value` pairs: `level=12,depth=6`, `nodes=20000`,
-//! `move-time=100`, `threads=1`, `hash=16`, `eval=material` for the material-only baseline,
+//! `move-time=100`, `threads=1`, `hash=16`, `eval=material` for the material-only baseline, `eval=hand` for the
+//! hand-written evaluation, `eval=PATH` for the learned evaluation with the weights file at PATH,
 //! `lmr=off` or `aspiration=off` to measure a technique against its absence, and `egtb=off` to
 //! play without the endgame databases (`--egtb DIR`, or the default folder). `hub=PATH ARGS`
 //! makes it an outside engine that speaks Hub (a baseline build: `hub=/path/to/damiera hub`);
@@ -26,7 +27,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use damiera_engine::egtb::{Tablebase, Wdl};
 use damiera_engine::pdn::{self, GameResult};
-use damiera_engine::search::{search_with, Clock, Evaluation, Limits, Options, TranspositionTable};
+use damiera_engine::search::{search_with, Clock, Evaluation, LearnedWeights, Limits, Options, TranspositionTable};
 use damiera_engine::{Color, Game, Move, Outcome, Variant};
 
 use super::elo::{Pentanomial, Tally};
@@ -153,6 +154,16 @@ impl EngineSpec {
     }
 }
 
+/// The learned weights of the file at `path` (`eval=PATH`), kept for the rest of the process.
+fn learned_weights(path: &str) -> Result<&'static LearnedWeights, String> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| format!("eval={path}: expected full, hand, material or a weights file ({e})"))?;
+    let variant = LearnedWeights::variant_of(&bytes).map_err(|e| format!("eval={path}: {e}"))?;
+    let variant: Variant = variant.parse().map_err(|_| format!("eval={path}: an unknown variant {variant}"))?;
+    let weights = LearnedWeights::from_bytes(variant, &bytes).map_err(|e| format!("eval={path}: {e}"))?;
+    Ok(Box::leak(Box::new(weights)))
+}
+
 impl FromStr for EngineSpec {
     type Err = String;
 
@@ -203,8 +214,9 @@ impl FromStr for EngineSpec {
                 "eval" => {
                     spec.options.evaluation = match value {
                         "full" => Evaluation::Full,
+                        "hand" => Evaluation::Hand,
                         "material" => Evaluation::MaterialOnly,
-                        _ => return Err(format!("eval={value}: expected full or material")),
+                        path => Evaluation::Learned(learned_weights(path)?),
                     }
                 }
                 "lmr" => spec.options.techniques.late_move_reductions = switch()?,
@@ -330,6 +342,17 @@ impl Slot {
 }
 
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), Failure> {
+    for spec in [&args.a, &args.b] {
+        if let Evaluation::Learned(weights) = spec.options.evaluation {
+            if weights.variant != args.variant {
+                let text = &spec.text;
+                return Err(Failure::BadInput(format!(
+                    "{text}: its weights are for {}, not {}",
+                    weights.variant, args.variant
+                )));
+            }
+        }
+    }
     let openings = read_openings(args)?;
     let sprt = args.sprt.map(|hypotheses| Sprt { hypotheses, alpha: args.alpha, beta: args.beta });
     let total = args.games as usize;

@@ -1,13 +1,9 @@
-//! Static evaluation, per variant: material, advancement, back-rank guard, centre, king mobility
-//! and runaway men, from the point of view of the side to move.
+//! The hand-written evaluation, per variant: material, advancement, back-rank guard, centre, king
+//! mobility and runaway men, from the point of view of the side to move.
 //!
 //! The weights are tuned per variant by `examples/tune.rs` (Texel tuning on self-play positions)
-//! where a tuning run has beaten the hand-set start; each set says where it came from.
-//!
-//! ```
-//! use damiera_engine::{search::evaluate, Position, Variant};
-//! assert_eq!(evaluate(&Position::start(Variant::Italian)), 0); // the start is symmetric
-//! ```
+//! where a tuning run has beaten the hand-set start; each set says where it came from. The learned
+//! evaluation ([`super::learned`]) reads its whole-board terms from here ([`counts`]).
 
 use std::sync::OnceLock;
 
@@ -141,44 +137,11 @@ fn build_masks(variant: Variant) -> Masks {
     Masks { ranks, near_promotion, centre }
 }
 
-fn weights(variant: Variant) -> &'static Weights {
+pub(super) fn weights(variant: Variant) -> &'static Weights {
     match variant {
         Variant::Italian => &ITALIAN,
         Variant::Triestina => &TRIESTINA,
         Variant::Turkish => &TURKISH,
-    }
-}
-
-/// Which evaluation a search uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Evaluation {
-    /// Every feature below, with the engine's weights.
-    #[default]
-    Full,
-    /// Material alone (men and kings at the variant's values): the baseline the full evaluation
-    /// is measured against.
-    MaterialOnly,
-    /// Every feature, with other weights: what the tuner compares.
-    Weights(Weights),
-}
-
-/// The position's value for the side to move, in hundredths of a man.
-#[must_use]
-pub fn evaluate(position: &Position) -> i32 {
-    evaluate_with(position, Evaluation::Full)
-}
-
-/// The position's value for the side to move under `evaluation`.
-#[must_use]
-pub fn evaluate_with(position: &Position, evaluation: Evaluation) -> i32 {
-    let weights = weights(position.variant());
-    match evaluation {
-        Evaluation::Full => evaluate_with_weights(position, weights),
-        Evaluation::MaterialOnly => {
-            let us = position.turn();
-            material(position, us, weights) - material(position, us.opposite(), weights)
-        }
-        Evaluation::Weights(other) => evaluate_with_weights(position, &other),
     }
 }
 
@@ -190,7 +153,22 @@ pub fn evaluate_with_weights(position: &Position, weights: &Weights) -> i32 {
     board.side_value(us, weights) - board.side_value(us.opposite(), weights)
 }
 
-fn material(position: &Position, color: Color, w: &Weights) -> i32 {
+/// `color`'s men, kings, king steps and runaway men: the whole-board terms of the learned
+/// evaluation, counted as the weights above count them.
+pub(super) fn counts(position: &Position, color: Color) -> [i32; 4] {
+    let board = Board { position, masks: masks(position.variant()), empty: position.empty().0 };
+    let own = position.pieces_of(color).0;
+    let kings = own & position.kings().0;
+    let men = own & !kings;
+    [
+        men.count_ones() as i32,
+        kings.count_ones() as i32,
+        board.king_steps(kings) as i32,
+        board.runaways(color, men) as i32,
+    ]
+}
+
+pub(super) fn material(position: &Position, color: Color, w: &Weights) -> i32 {
     let own = position.pieces_of(color).0;
     let kings = (own & position.kings().0).count_ones() as i32;
     w.man * (own.count_ones() as i32 - kings) + w.king * kings
@@ -221,16 +199,29 @@ impl Board<'_> {
             value += w.back_rank * (men & ranks[0]).count_ones() as i32;
         }
         value += w.centre * (own & self.masks.centre).count_ones() as i32;
-        if kings != 0 {
-            value += w.king_mobility * king_steps(position.variant(), kings, self.empty) as i32;
+        value += w.king_mobility * self.king_steps(kings) as i32;
+        value + w.runaway * self.runaways(color, men) as i32
+    }
+
+    /// Empty squares next to `kings`, counted once per king and direction.
+    #[inline]
+    fn king_steps(&self, kings: u64) -> u32 {
+        if kings == 0 {
+            return 0;
         }
-        // Runaways: men on the two ranks before promotion with an empty square ahead (straight
-        // ahead in Turkish, on either forward diagonal otherwise): close to a king, not yet stopped.
+        king_steps(self.position.variant(), kings, self.empty)
+    }
+
+    /// Runaways: `color`'s `men` on the two ranks before promotion with an empty square ahead
+    /// (straight ahead in Turkish, on either forward diagonal otherwise): close to a king, not
+    /// yet stopped.
+    #[inline]
+    fn runaways(&self, color: Color, men: u64) -> u32 {
         let near = men & self.masks.near_promotion[color.index()];
-        if near != 0 {
-            value += w.runaway * (near & open_ahead(position.variant(), color, self.empty)).count_ones() as i32;
+        if near == 0 {
+            return 0;
         }
-        value
+        (near & open_ahead(self.position.variant(), color, self.empty)).count_ones()
     }
 }
 
@@ -267,6 +258,7 @@ fn open_ahead(variant: Variant, color: Color, empty: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::evaluate_with;
 
     #[test]
     fn tunable_weights_round_trip_and_evaluate_alike() {
@@ -274,8 +266,9 @@ mod tests {
             let weights = Weights::of(variant);
             assert_eq!(weights.with_tunable(&weights.tunable()), weights);
             let position = Position::start(variant).play_unchecked(&Position::start(variant).legal_moves()[0]);
-            assert_eq!(evaluate_with_weights(&position, &weights), evaluate(&position));
-            assert_eq!(evaluate_with(&position, Evaluation::Weights(weights)), evaluate(&position));
+            let own = evaluate_with(&position, crate::search::Evaluation::Hand);
+            assert_eq!(evaluate_with_weights(&position, &weights), own);
+            assert_eq!(evaluate_with(&position, crate::search::Evaluation::Weights(weights)), own);
         }
     }
 }

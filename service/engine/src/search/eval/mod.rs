@@ -1,0 +1,75 @@
+//! Static evaluation, from the point of view of the side to move, in hundredths of a man.
+//!
+//! Two evaluations exist: the learned one ([`learned`]: weights for every arrangement of men in
+//! small regions of the board, fitted to self-play) and the hand-written one ([`hand`]: a dozen
+//! features with Texel-tuned weights). The engine plays with the learned one in every variant
+//! that has learned weights, and with the hand-written one otherwise.
+//!
+//! ```
+//! use damiera_engine::{search::evaluate, Position, Variant};
+//! assert_eq!(evaluate(&Position::start(Variant::Italian)), evaluate(&Position::start(Variant::Italian)));
+//! ```
+
+mod hand;
+pub mod learned;
+
+pub use hand::{evaluate_with_weights, Weights};
+use learned::LearnedWeights;
+
+use crate::{Position, Variant};
+
+/// Which evaluation a search uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The engine's: the learned evaluation where the variant has learned weights, the
+    /// hand-written one otherwise.
+    #[default]
+    Full,
+    /// The hand-written evaluation with the engine's weights, learned weights or not: what the
+    /// learned one is measured against.
+    Hand,
+    /// Material alone (men and kings at the variant's values): the baseline the full evaluation
+    /// is measured against.
+    MaterialOnly,
+    /// The hand-written evaluation with other weights: what the Texel tuner compares.
+    Weights(Weights),
+    /// The learned evaluation with other weights: what the evaluation learner compares.
+    Learned(&'static LearnedWeights),
+}
+
+impl Evaluation {
+    /// Whether `variant` is valued by learned weights under this evaluation.
+    #[must_use]
+    pub fn is_learned(self, variant: Variant) -> bool {
+        match self {
+            Evaluation::Full => LearnedWeights::of(variant).is_some(),
+            Evaluation::Learned(_) => true,
+            Evaluation::Hand | Evaluation::MaterialOnly | Evaluation::Weights(_) => false,
+        }
+    }
+}
+
+/// The position's value for the side to move, in hundredths of a man.
+#[must_use]
+pub fn evaluate(position: &Position) -> i32 {
+    evaluate_with(position, Evaluation::Full)
+}
+
+/// The position's value for the side to move under `evaluation`.
+#[must_use]
+pub fn evaluate_with(position: &Position, evaluation: Evaluation) -> i32 {
+    let variant = position.variant();
+    match evaluation {
+        Evaluation::Full => match LearnedWeights::of(variant) {
+            Some(learned) => learned.evaluate(position),
+            None => evaluate_with_weights(position, hand::weights(variant)),
+        },
+        Evaluation::Hand => evaluate_with_weights(position, hand::weights(variant)),
+        Evaluation::MaterialOnly => {
+            let (us, weights) = (position.turn(), hand::weights(variant));
+            hand::material(position, us, weights) - hand::material(position, us.opposite(), weights)
+        }
+        Evaluation::Weights(other) => evaluate_with_weights(position, &other),
+        Evaluation::Learned(learned) => learned.evaluate(position),
+    }
+}
