@@ -187,7 +187,8 @@ impl LearnedWeights {
 /// The weights files built into the engine.
 fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
     match variant {
-        Variant::Italian | Variant::Triestina | Variant::Turkish => None,
+        Variant::Italian => Some(include_bytes!("../../../data/eval/italian.bin")),
+        Variant::Triestina | Variant::Turkish => None,
     }
 }
 
