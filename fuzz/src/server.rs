@@ -1,7 +1,9 @@
 //! The server in process for the requests target: the three gRPC services as `damiera serve`
-//! builds them, over a game store in a temporary SQLite file, on a Tokio runtime of its own, with
-//! small search caps so that a fuzzed search ends in milliseconds.
+//! builds them, over a game store in a temporary SQLite file (in memory where the system has a
+//! tmpfs), on a Tokio runtime of its own, with small search caps so that a fuzzed search ends
+//! within a millisecond or two.
 
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -11,8 +13,12 @@ use damiera_server::search::{Caps, SearchPool, Sessions, Tablebases};
 use damiera_server::serve::start_games;
 use tokio::runtime::Runtime;
 
-/// The longest a fuzzed search thinks: the search itself is not what is fuzzed here.
-const MAX_MOVE_TIME: Duration = Duration::from_millis(5);
+/// The longest a fuzzed search thinks: the search itself is not what is fuzzed here. A search
+/// without limits thinks for [`DEFAULT_MOVE_TIME`]: the caps have no default by depth or nodes.
+const MAX_MOVE_TIME: Duration = Duration::from_millis(2);
+
+/// How long a search thinks when its request sets no limit.
+const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1);
 
 /// The services, and what keeps them alive.
 pub struct Server {
@@ -24,7 +30,7 @@ pub struct Server {
     pub engine: EngineApi,
     /// `GameService`.
     pub games: GameApi,
-    /// Holds the SQLite file; removed when the process ends.
+    /// Holds the SQLite file; a later fuzzing process removes it once this one has ended.
     _folder: tempfile::TempDir,
 }
 
@@ -37,12 +43,12 @@ pub fn server() -> &'static Server {
 fn start() -> Server {
     let runtime =
         tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().expect("a Tokio runtime");
-    let folder = tempfile::tempdir().expect("a temporary folder");
+    let folder = database_folder();
     let url = format!("sqlite://{}", folder.path().join("games.db").display());
     let caps = Arc::new(Caps {
         max_perft_depth: 4,
         max_move_time: MAX_MOVE_TIME,
-        default_move_time: MAX_MOVE_TIME,
+        default_move_time: DEFAULT_MOVE_TIME,
         max_depth: 6,
         max_threads: 1,
         max_hash_mib: 1,
@@ -64,4 +70,39 @@ fn start() -> Server {
         (RulesApi::new(Arc::clone(&caps), Arc::clone(&pool)), EngineApi::new(caps, Tablebases::none(), pool), games)
     });
     Server { runtime, rules, engine, games, _folder: folder }
+}
+
+/// The start of the name of every folder [`database_folder`] makes; the process id follows.
+const FOLDER_PREFIX: &str = "damiera-fuzz-";
+
+/// Where the SQLite file lives: a folder in memory (`/dev/shm`, a tmpfs) where the system has
+/// one, else the system's temporary folder. The store syncs the same way on either (WAL,
+/// `synchronous=FULL`), but a sync on a tmpfs returns at once instead of waiting for a disk.
+fn database_folder() -> tempfile::TempDir {
+    let memory = Path::new("/dev/shm");
+    let parent = if memory.is_dir() { memory.to_path_buf() } else { std::env::temp_dir() };
+    remove_orphans(&parent);
+    tempfile::Builder::new()
+        .prefix(&format!("{FOLDER_PREFIX}{}-", std::process::id()))
+        .tempdir_in(&parent)
+        .expect("a temporary folder")
+}
+
+/// Removes the folders in `parent` of fuzzing processes that have ended: the server is a static,
+/// never dropped, so its folder outlives its process. Only where `/proc` tells which processes
+/// live.
+fn remove_orphans(parent: &Path) {
+    let processes = Path::new("/proc");
+    let Ok(entries) = std::fs::read_dir(parent) else { return };
+    if !processes.join("self").exists() {
+        return;
+    }
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid =
+            name.to_str().and_then(|name| name.strip_prefix(FOLDER_PREFIX)).and_then(|rest| rest.split('-').next());
+        if pid.is_some_and(|pid| !processes.join(pid).exists()) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
