@@ -171,8 +171,8 @@ fn switching_a_technique_off_changes_the_search() {
     let all = Techniques::default();
     let without_lmr = Techniques { late_move_reductions: false, ..all };
     let without_aspiration = Techniques { aspiration_windows: false, ..all };
-    assert_eq!(nodes(Variant::Italian, all), 9240);
-    assert_eq!(nodes(Variant::Italian, without_lmr), 15404);
+    assert_eq!(nodes(Variant::Italian, all), 16862);
+    assert_eq!(nodes(Variant::Italian, without_lmr), 55522);
     assert_eq!(nodes(Variant::Turkish, all), 57383);
     assert_eq!(nodes(Variant::Turkish, without_aspiration), 42128);
 

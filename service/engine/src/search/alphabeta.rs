@@ -268,12 +268,13 @@ impl<'a> Searcher<'a> {
     }
 
     /// The `count` best root moves at `depth`, best first, with the best raw score; `None` if a
-    /// limit cut the iteration short. Each further line is searched with the ones found left out.
+    /// limit cut the iteration short. Each further line is searched with the ones found left out;
+    /// a later line can come back with a better score than an earlier one (the table holds what
+    /// the earlier searches learned), so the lines are ordered by their scores at the end.
     fn root_lines(&mut self, root: &Position, depth: i32, previous: i32, count: usize) -> Option<(i32, Vec<Line>)> {
         self.excluded.clear();
         self.partial = None;
         let mut lines = Vec::with_capacity(count);
-        let mut best = 0;
         for k in 0..count {
             let score = if k == 0 {
                 self.aspiration(root, depth, previous)
@@ -284,14 +285,13 @@ impl<'a> Searcher<'a> {
                 return None;
             }
             let Some(&first) = self.pv[0].first() else { break };
-            if k == 0 {
-                best = score;
-            }
-            lines.push(Line { score: self.line_score(root, score, Some(&first)), pv: self.pv[0].clone() });
+            lines.push((score, Line { score: self.line_score(root, score, Some(&first)), pv: self.pv[0].clone() }));
             self.excluded.push(first);
         }
         self.excluded.clear();
-        Some((best, lines))
+        lines.sort_by_key(|(_, line)| std::cmp::Reverse(line.score.rank()));
+        let best = lines.first().map_or(0, |(score, _)| *score);
+        Some((best, lines.into_iter().map(|(_, line)| line).collect()))
     }
 
     /// Searches the root within a window around the previous iteration's score, widening it
