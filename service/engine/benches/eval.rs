@@ -25,7 +25,7 @@ fn positions(variant: Variant) -> Vec<Position> {
             let moves = position.legal_moves();
             let Some(mv) = moves.get(ply % moves.len().max(1)) else { break };
             position = position.play_unchecked(mv);
-            list.push(position.clone());
+            list.push(position);
         }
     }
     list

@@ -37,6 +37,10 @@ use damiera_engine::search::{
 };
 use damiera_engine::{Color, Game, Outcome, Position, Variant};
 
+#[path = "common/suite.rs"]
+mod suite;
+use suite::openings;
+
 /// A game longer than this is called a draw.
 const MAX_PLIES: usize = 300;
 
@@ -82,16 +86,6 @@ fn weight_list(text: &str) -> Vec<i32> {
     let expected = Weights::of(Variant::Italian).tunable().len();
     assert_eq!(list.len(), expected, "a weight list has {expected} numbers, in Weights::tunable order");
     list
-}
-
-fn openings(variant: Variant) -> Vec<Vec<String>> {
-    let path = format!("{}/data/openings/{}.txt", env!("CARGO_MANIFEST_DIR"), variant.name());
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .map(|l| l.split('#').next().unwrap_or_default().trim())
-        .filter(|l| !l.is_empty())
-        .map(|l| l.split_whitespace().map(str::to_string).collect())
-        .collect()
 }
 
 /// Plays one game from `opening` between `white` and `black`; White's result and the positions.

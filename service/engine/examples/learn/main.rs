@@ -20,6 +20,8 @@
 mod fit;
 mod records;
 mod selfplay;
+#[path = "../common/suite.rs"]
+mod suite;
 
 use std::path::PathBuf;
 
@@ -111,17 +113,6 @@ impl Files {
     fn weights(&self) -> PathBuf {
         self.weights.clone().unwrap_or_else(|| format!("service/engine/data/eval/{}.bin", self.variant.name()).into())
     }
-}
-
-/// The opening suite of `variant`: each line's moves.
-fn openings(variant: Variant) -> Vec<Vec<String>> {
-    let path = format!("{}/data/openings/{}.txt", env!("CARGO_MANIFEST_DIR"), variant.name());
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .map(|l| l.split('#').next().unwrap_or_default().trim())
-        .filter(|l| !l.is_empty())
-        .map(|l| l.split_whitespace().map(str::to_string).collect())
-        .collect()
 }
 
 fn generate(args: &Generate) -> std::io::Result<()> {

@@ -37,7 +37,7 @@ pub struct SelfPlay {
 
 /// Plays the games on every core and appends their records to `out`; the number of records.
 pub fn generate(settings: &SelfPlay, out: &Path) -> std::io::Result<usize> {
-    let openings = crate::openings(settings.variant);
+    let openings = crate::suite::openings(settings.variant);
     let bar = ProgressBar::new(settings.games).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}").expect("a valid template"),
     );
@@ -89,7 +89,7 @@ fn play(settings: &SelfPlay, opening: &[String], number: u64) -> Vec<Record> {
                 Score::Value(value) => value.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16,
                 _ => NO_SCORE,
             };
-            kept.push((current.clone(), score));
+            kept.push((*current, score));
         }
         game.play_move(&result.best_move.expect("a legal move")).expect("legal");
     }
