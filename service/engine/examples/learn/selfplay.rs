@@ -19,7 +19,7 @@ use crate::records::{self, Record, NO_SCORE};
 /// A game longer than this is called a draw.
 const MAX_PLIES: usize = 300;
 /// Records kept in memory before they are appended to the file.
-const BATCH: usize = 64;
+const BATCH: usize = 4096;
 
 /// How the games are played.
 pub struct SelfPlay {
@@ -55,7 +55,7 @@ pub fn generate(settings: &SelfPlay, out: &Path) -> std::io::Result<usize> {
         let played = play(settings, opening, number);
         let mut batch = pending.lock().expect("no panic holding it");
         batch.extend(played);
-        if batch.len() >= BATCH * 64 {
+        if batch.len() >= BATCH {
             write(&mut batch)?;
         }
         Ok::<(), std::io::Error>(())

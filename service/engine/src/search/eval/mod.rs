@@ -1,13 +1,19 @@
 //! Static evaluation, from the point of view of the side to move, in hundredths of a man.
 //!
 //! Two evaluations exist: the learned one ([`learned`]: weights for every arrangement of men in
-//! small regions of the board, fitted to self-play) and the hand-written one ([`hand`]: a dozen
+//! small regions of the board, fitted to self-play) and the hand-written one (`hand`: a dozen
 //! features with Texel-tuned weights). The engine plays with the learned one in every variant
 //! that has learned weights (Dama Italiana), and with the hand-written one otherwise.
 //!
 //! ```
-//! use damiera_engine::{search::evaluate, Position, Variant};
-//! assert_eq!(evaluate(&Position::start(Variant::Italian)), evaluate(&Position::start(Variant::Italian)));
+//! use damiera_engine::search::{evaluate, evaluate_with, Evaluation};
+//! use damiera_engine::{Position, Variant};
+//! // The hand-written evaluation counts both sides alike: the symmetric start is level.
+//! assert_eq!(evaluate(&Position::start(Variant::Turkish)), 0);
+//! // White, to move, is a man up: both evaluations say so.
+//! let position = damiera_engine::fen::parse(Variant::Italian, "W:W21,22:B1").unwrap();
+//! assert!(evaluate_with(&position, Evaluation::Hand) > 50);
+//! assert!(evaluate(&position) > 50);
 //! ```
 
 mod hand;
@@ -16,7 +22,7 @@ pub mod learned;
 pub use hand::{evaluate_with_weights, Weights};
 use learned::LearnedWeights;
 
-use crate::{Position, Variant};
+use crate::Position;
 
 /// Which evaluation a search uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,18 +41,6 @@ pub enum Evaluation {
     Weights(Weights),
     /// The learned evaluation with other weights: what the evaluation learner compares.
     Learned(&'static LearnedWeights),
-}
-
-impl Evaluation {
-    /// Whether `variant` is valued by learned weights under this evaluation.
-    #[must_use]
-    pub fn is_learned(self, variant: Variant) -> bool {
-        match self {
-            Evaluation::Full => LearnedWeights::of(variant).is_some(),
-            Evaluation::Learned(_) => true,
-            Evaluation::Hand | Evaluation::MaterialOnly | Evaluation::Weights(_) => false,
-        }
-    }
 }
 
 /// The position's value for the side to move, in hundredths of a man.
