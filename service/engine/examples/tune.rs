@@ -9,7 +9,7 @@
 //!    2, 1) while the mean squared error between curve and results falls.
 //! 4. A validation match, new weights against old, every opening both colours, says whether the
 //!    new weights play better; the new weights are printed as Rust to paste into
-//!    `src/search/eval.rs`.
+//!    `src/search/eval/hand.rs`.
 //!
 //! The validation plays at the self-play depth unless `--move-time MS` gives both sides a fixed
 //! time a move instead. A depth-limited match can flatter weights that only suit that depth, and
