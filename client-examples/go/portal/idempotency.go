@@ -1,18 +1,20 @@
-// Idempotency-Keys as Damiera request ids. Damiera's request ids are global and a retry of
-// CreateGame with one answers the game with fresh seat tokens, so the portal never passes a
-// user's key on: it sends an HMAC of the key and its scope (the user's session for a new game,
-// the seat for a move) under the portal's secret. Another user's same key is another id, and no
-// one can guess an id the portal sends.
+// Idempotency-Keys as Damiera request ids. Damiera's request ids are UUIDs, shared by every
+// caller of the portal's tenant, and a retry of CreateGame with one answers the game with fresh
+// seat tokens, so the portal never passes a user's key on: it sends a UUID made from an HMAC of
+// the key and its scope (the user's session for a new game, the seat for a move) under the
+// portal's secret. Another user's same key is another id, and no one can guess an id the portal
+// sends.
 
 package portal
 
 import (
+	"crypto/rand"
 	"encoding/hex"
 	"net/http"
 )
 
-// maxIdempotencyKey is the longest Idempotency-Key taken, in bytes: Damiera's limit for its own
-// request ids.
+// maxIdempotencyKey is the longest Idempotency-Key taken, in bytes: a key names a request, it is
+// never a document.
 const maxIdempotencyKey = 64
 
 // idempotencyKey is the request's Idempotency-Key, "" when it has none; otherwise it answers the
@@ -27,12 +29,25 @@ func idempotencyKey(w http.ResponseWriter, r *http.Request) (string, bool) {
 }
 
 // requestID is the request_id of the Damiera call made for a user's request: for an
-// Idempotency-Key, its HMAC with the scope (64 hex digits, Damiera's most), so that the user's
-// retry is the same call; without one, a fresh id, which still makes the portal's own retries
+// Idempotency-Key, a UUID made of its HMAC with the scope, so that the user's retry is the same
+// call; without one, a random UUID, which still makes the portal's own retries
 // (../damiera/retry.go) safe.
 func (p *Portal) requestID(scope, key string) string {
 	if key == "" {
-		return randomID()
+		var random [16]byte
+		rand.Read(random[:])
+		return uuidText(random[:], 4)
 	}
-	return hex.EncodeToString(p.mac("request", scope, key))
+	return uuidText(p.mac("request", scope, key)[:16], 8)
+}
+
+// uuidText writes 16 bytes as a UUID of the given version (4: random, 8: made by the portal,
+// RFC 9562), 8-4-4-4-12 hex digits.
+func uuidText(b []byte, version byte) string {
+	var u [16]byte
+	copy(u[:], b)
+	u[6] = u[6]&0x0f | version<<4
+	u[8] = u[8]&0x3f | 0x80 // the RFC's variant
+	h := hex.EncodeToString(u[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }

@@ -85,7 +85,7 @@ func (s *SeatStore) Lookup(handle string) (Seat, bool) {
 	return seat, ok
 }
 
-// randomID is 128 random bits as text: a seat handle, or a request_id that makes a retry safe.
+// randomID is 128 random bits as text: a session id or a seat handle.
 func randomID() string {
 	return rand.Text()
 }

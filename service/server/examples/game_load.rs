@@ -600,7 +600,8 @@ async fn soak_games(replicas: Replicas, variant: Variant, seed: u64, driver: usi
     let mut turn = driver;
     while Instant::now() < until {
         let mut request = two_people(variant);
-        request.request_id = format!("soak-{seed}-{}", tally.games.len());
+        // UUIDs, as the server wants them: the driver's seed and its game's number.
+        request.request_id = format!("{:08x}-0000-4000-8000-{:012x}", seed as u32, tally.games.len());
         let answer = replicas
             .call(&mut tally, &mut turn, |c| {
                 let request = request.clone();
@@ -613,7 +614,7 @@ async fn soak_games(replicas: Replicas, variant: Variant, seed: u64, driver: usi
         while Instant::now() < until && !game.outcome().is_over() && game.ply() < MAX_PLIES {
             let legal = game.position().legal_moves();
             let chosen = legal[picks.below(legal.len())];
-            let request_id = format!("ply-{}", game.ply());
+            let request_id = format!("00000000-0000-4000-8000-{:012x}", game.ply());
             let answer = replicas
                 .call(&mut tally, &mut turn, |c| {
                     let mut request = seats.next_move(&game, &chosen);

@@ -12,3 +12,4 @@ pub mod proto;
 pub mod render;
 pub mod search;
 pub mod serve;
+pub mod tenants;

@@ -24,6 +24,8 @@ struct Expected {
     metadata: &'static [&'static str],
     /// Whether a `RetryInfo` says when to retry.
     retry: bool,
+    /// Whether a `QuotaFailure` names whose allowance ran out.
+    quota: bool,
 }
 
 fn expect(
@@ -32,11 +34,16 @@ fn expect(
     field: Option<&'static str>,
     metadata: &'static [&'static str],
 ) -> Expected {
-    Expected { reason, code, field, metadata, retry: false }
+    Expected { reason, code, field, metadata, retry: false, quota: false }
 }
 
 fn retried(mut expected: Expected) -> Expected {
     expected.retry = true;
+    expected
+}
+
+fn quota(mut expected: Expected) -> Expected {
+    expected.quota = true;
     expected
 }
 
@@ -83,6 +90,7 @@ fn examples() -> Vec<(ApiError, Expected)> {
         (ApiError::MissingToken, expect("MISSING_TOKEN", Unauthenticated, None, &[])),
         (ApiError::WrongToken, expect("WRONG_TOKEN", PermissionDenied, None, &[])),
         (ApiError::ApiKey, expect("API_KEY_REQUIRED", Unauthenticated, None, &[])),
+        (ApiError::ApiKeyRevoked, expect("API_KEY_REVOKED", Unauthenticated, None, &[])),
         (
             ApiError::Stale { field: "etag".into(), expected: "3".into(), actual: "4".into() },
             expect("STALE_STATE", Aborted, Some("etag"), &[]),
@@ -104,8 +112,8 @@ fn examples() -> Vec<(ApiError, Expected)> {
         (ApiError::ShuttingDown { from_ply: None }, expect("SHUTTING_DOWN", Unavailable, None, &[])),
         (ApiError::ShuttingDown { from_ply: Some(7) }, expect("SHUTTING_DOWN", Unavailable, None, &["fromPly"])),
         (
-            ApiError::RateLimited { retry_after: Duration::from_secs(1) },
-            retried(expect("RATE_LIMITED", ResourceExhausted, None, &[])),
+            ApiError::RateLimited { retry_after: Duration::from_secs(1), subject: "key 0123456789ab".into() },
+            quota(retried(expect("RATE_LIMITED", ResourceExhausted, None, &[]))),
         ),
         (
             ApiError::WatchTooSlow { from_ply: 12, patience: Duration::from_secs(30) },
@@ -136,6 +144,7 @@ fn covered(error: &ApiError) {
         | ApiError::MissingToken
         | ApiError::WrongToken
         | ApiError::ApiKey
+        | ApiError::ApiKeyRevoked
         | ApiError::Stale { .. }
         | ApiError::NotYourTurn(_)
         | ApiError::DrawAlreadyOffered(_)
@@ -176,6 +185,7 @@ fn every_error_has_its_reason_code_and_details() {
             .unwrap_or_default();
         assert_eq!(fields, expected.field.into_iter().collect::<Vec<_>>(), "{name}: BadRequest");
         assert_eq!(details.retry_info().is_some(), expected.retry, "{name}: RetryInfo");
+        assert_eq!(details.quota_failure().is_some(), expected.quota, "{name}: QuotaFailure");
     }
 }
 

@@ -347,18 +347,36 @@ async fn takebacks_by_agreement(backend: Backend) {
 
     // White takes back its last move (one ply); retries with the same request id are answered
     // the same, and a stale ply is refused.
-    let stale = failure(games.offer_takeback(as_seat(&game.white, offer(Some(2), "t-1"))).await);
+    let stale = failure(
+        games.offer_takeback(as_seat(&game.white, offer(Some(2), "7d0b1c3e-2f4a-4b6c-8d9e-000000000001"))).await,
+    );
     assert_eq!((stale.code, stale.reason.as_str()), (Code::Aborted, "STALE_STATE"));
-    let first = games.offer_takeback(as_seat(&game.white, offer(Some(3), "t-1"))).await.unwrap().into_inner();
-    let again = games.offer_takeback(as_seat(&game.white, offer(Some(3), "t-1"))).await.unwrap().into_inner();
+    let first = games
+        .offer_takeback(as_seat(&game.white, offer(Some(3), "7d0b1c3e-2f4a-4b6c-8d9e-000000000001")))
+        .await
+        .unwrap()
+        .into_inner();
+    let again = games
+        .offer_takeback(as_seat(&game.white, offer(Some(3), "7d0b1c3e-2f4a-4b6c-8d9e-000000000001")))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(state(first.game.as_ref().unwrap()).etag, state(again.game.as_ref().unwrap()).etag);
-    let taken = games.answer_takeback(as_seat(&game.black, answer(true, "a-1"))).await.unwrap().into_inner();
+    let taken = games
+        .answer_takeback(as_seat(&game.black, answer(true, "7d0b1c3e-2f4a-4b6c-8d9e-000000000002")))
+        .await
+        .unwrap()
+        .into_inner();
     let taken = taken.game.unwrap();
     assert_eq!(state(&taken).ply, 2);
     assert_eq!(taken.moves.len(), 2);
     assert_eq!(taken.moves[..], three.moves[..2]);
     assert_eq!(clock(&taken).running, pb::Color::White as i32);
-    let again = games.answer_takeback(as_seat(&game.black, answer(true, "a-1"))).await.unwrap().into_inner();
+    let again = games
+        .answer_takeback(as_seat(&game.black, answer(true, "7d0b1c3e-2f4a-4b6c-8d9e-000000000002")))
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(state(again.game.as_ref().unwrap()).ply, 2, "a retry takes nothing more back");
     play_any(&mut games, &game.name, &game.white).await;
 

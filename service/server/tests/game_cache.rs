@@ -13,6 +13,7 @@ use damiera_server::games::clock::{Timing, TimingPolicy};
 use damiera_server::games::record::{EventKind, FirstMoverChoice, GameHeader, SeatSpec, StoredGame};
 use damiera_server::games::store::Store;
 use damiera_server::games::{Action, Actor, Expected, Host, Replayed, Said};
+use damiera_server::tenants::TenantId;
 use support::Backend;
 use tokio::sync::Notify;
 
@@ -28,6 +29,7 @@ fn header(id: &str) -> GameHeader {
     let person = |name: &str| SeatSpec::Person { display_name: name.to_string() };
     GameHeader {
         id: id.to_string(),
+        tenant: TenantId::default(),
         variant: Variant::Italian,
         start_fen: Position::start(Variant::Italian).to_fen(),
         forfeit_on_capture_fault: false,

@@ -16,6 +16,7 @@ use damiera_server::games::record::{
     Event, EventKind, FirstMoverChoice, GameHeader, GameStateKind, SeatSpec, StoredGame, Summary,
 };
 use damiera_server::games::store::{Appended, Backend, Change, Created, ListFilter, PageCursor, Store, StoreError};
+use damiera_server::tenants::TenantId;
 use sqlx::{Connection, Executor, PgConnection, SqliteConnection};
 use tokio::sync::broadcast;
 
@@ -131,6 +132,7 @@ on_both_databases!(
 fn header(id: &str, variant: Variant, created_at_ms: i64) -> GameHeader {
     GameHeader {
         id: id.to_owned(),
+        tenant: TenantId::default(),
         variant,
         start_fen: "W:W21-32:B1-12".to_owned(),
         forfeit_on_capture_fault: false,
@@ -292,7 +294,7 @@ async fn list_filters_and_pages(db: &TestDb) {
     let italian = ListFilter { variant: Some(Variant::Italian), ..ListFilter::default() };
     assert_eq!(ids(&store.list(&italian, 10, None).await.expect("list")), ["e", "c", "a"]);
     let ongoing_italian =
-        ListFilter { variant: Some(Variant::Italian), state: Some(GameStateKind::Ongoing), reason: None };
+        ListFilter { variant: Some(Variant::Italian), state: Some(GameStateKind::Ongoing), ..ListFilter::default() };
     let page = store.list(&ongoing_italian, 1, None).await.expect("list");
     assert_eq!(ids(&page), ["e"]);
     assert_eq!(ids(&store.list(&ongoing_italian, 1, Some(&cursor(&page))).await.expect("list")), ["a"]);

@@ -26,6 +26,10 @@ use tonic::{Code, Request};
 const ITALIAN: i32 = Variant::Italian as i32;
 const TURKISH: i32 = Variant::Turkish as i32;
 
+/// Request ids (UUIDs, as the server wants them).
+const CREATE_42: &str = "4a8e61c2-2b1d-4f0e-9c3a-000000000042";
+const MOVE_1: &str = "4a8e61c2-2b1d-4f0e-9c3a-000000000001";
+
 on_both_stores!(
     a_created_game_reads_back_and_lists,
     moves_are_checked_and_stored,
@@ -238,16 +242,16 @@ async fn a_stale_state_is_refused_and_retries_are_safe(backend: Backend) {
     assert_eq!((stale.code, stale.fields), (Code::Aborted, vec!["etag".to_string()]));
 
     let first =
-        games.make_move(as_seat(&game.white, request("23-19", Some(0), "0", "move-1"))).await.unwrap().into_inner();
+        games.make_move(as_seat(&game.white, request("23-19", Some(0), "0", MOVE_1))).await.unwrap().into_inner();
     // The same request again (a retry after a lost answer) answers the stored move, not an error.
-    let retry = MakeMoveRequest { view: GameView::Full as i32, ..request("23-19", Some(0), "0", "move-1") };
+    let retry = MakeMoveRequest { view: GameView::Full as i32, ..request("23-19", Some(0), "0", MOVE_1) };
     let again = games.make_move(as_seat(&game.white, retry)).await.unwrap().into_inner();
     assert_eq!(first.r#move, again.r#move);
     assert_eq!(notations(&again.game.unwrap()), ["23-19"]);
     // The id reused for another call is refused, never answered as if it had worked.
-    let reused = failure(games.make_move(as_seat(&game.black, request("10-14", None, "", "move-1"))).await);
+    let reused = failure(games.make_move(as_seat(&game.black, request("10-14", None, "", MOVE_1))).await);
     assert_eq!((reused.code, reused.fields), (Code::InvalidArgument, vec!["request_id".to_string()]));
-    let reused = failure(games.make_move(as_seat(&game.white, request("zz-yy", None, "", "move-1"))).await);
+    let reused = failure(games.make_move(as_seat(&game.white, request("zz-yy", None, "", MOVE_1))).await);
     assert_eq!(reused.fields, ["request_id"]);
     assert_eq!(get_game(&mut games, &game.name).await.state.unwrap().etag, "1");
 }
@@ -284,7 +288,7 @@ async fn twenty_racing_moves_store_exactly_one(backend: Backend) {
 async fn a_retried_create_answers_the_same_game_with_new_tokens(backend: Backend) {
     let Some(server) = start(backend, &[]).await else { return };
     let mut games = server.games().await;
-    let request = CreateGameRequest { variant: ITALIAN, request_id: "create-42".into(), ..Default::default() };
+    let request = CreateGameRequest { variant: ITALIAN, request_id: CREATE_42.into(), ..Default::default() };
     let first = games.create_game(request.clone()).await.unwrap().into_inner();
     let second = games.create_game(request).await.unwrap().into_inner();
     let name = first.game.unwrap().name;
@@ -297,11 +301,11 @@ async fn a_retried_create_answers_the_same_game_with_new_tokens(backend: Backend
     assert_eq!(listed.games.len(), 1);
     // Once play has begun a retry answers the game without tokens: the seats' tokens stay theirs.
     let late =
-        games.create_game(CreateGameRequest { variant: ITALIAN, request_id: "create-42".into(), ..Default::default() });
+        games.create_game(CreateGameRequest { variant: ITALIAN, request_id: CREATE_42.into(), ..Default::default() });
     let late = late.await.unwrap().into_inner();
     assert_eq!((late.white_token.as_str(), late.black_token.as_str()), ("", ""));
     // Another request under the same id is refused, not handed someone else's game.
-    let other = CreateGameRequest { variant: TURKISH, request_id: "create-42".into(), ..Default::default() };
+    let other = CreateGameRequest { variant: TURKISH, request_id: CREATE_42.into(), ..Default::default() };
     let refused = failure(games.create_game(other).await);
     assert_eq!((refused.code, refused.fields), (Code::InvalidArgument, vec!["request_id".to_string()]));
 }

@@ -90,6 +90,9 @@ pub enum ApiError {
     /// The server wants an API key and the call's `x-api-key` is missing or wrong.
     #[error("this server wants an API key: send it as 'x-api-key: <key>'")]
     ApiKey,
+    /// The call's API key was revoked.
+    #[error("this API key was revoked: ask the operator for a new one")]
+    ApiKeyRevoked,
     /// The game has changed since the state the call named.
     #[error("{field}: the game has moved on: expected {expected}, it is now {actual}; read it again")]
     Stale {
@@ -158,11 +161,13 @@ pub enum ApiError {
         /// The watches it has open: the limit.
         open: usize,
     },
-    /// This client has sent more calls than its rate allows.
-    #[error("too many calls from this client; retry after {}ms", retry_after.as_millis())]
+    /// This client address or API key has sent more calls than its rate allows.
+    #[error("too many calls from this {subject}; retry after {}ms", retry_after.as_millis())]
     RateLimited {
         /// When the next call will be allowed.
         retry_after: Duration,
+        /// Whose allowance ran out, for the `QuotaFailure`: `client <address>` or `key <id>`.
+        subject: String,
     },
     /// A fault of the server's own, never of the request.
     #[error("internal error: {0}")]
@@ -219,6 +224,7 @@ impl ApiError {
             ApiError::MissingToken => "MISSING_TOKEN",
             ApiError::WrongToken => "WRONG_TOKEN",
             ApiError::ApiKey => "API_KEY_REQUIRED",
+            ApiError::ApiKeyRevoked => "API_KEY_REVOKED",
             ApiError::Stale { .. } => "STALE_STATE",
             ApiError::NotYourTurn(_) => "NOT_YOUR_TURN",
             ApiError::DrawAlreadyOffered(_) => "DRAW_ALREADY_OFFERED",
@@ -255,7 +261,7 @@ impl ApiError {
             | ApiError::WatchTooSlow { .. }
             | ApiError::TooManyWatches { .. } => Code::ResourceExhausted,
             ApiError::GameNotFound(_) => Code::NotFound,
-            ApiError::MissingToken | ApiError::ApiKey => Code::Unauthenticated,
+            ApiError::MissingToken | ApiError::ApiKey | ApiError::ApiKeyRevoked => Code::Unauthenticated,
             ApiError::WrongToken => Code::PermissionDenied,
             ApiError::Stale { .. } | ApiError::Contended(_) => Code::Aborted,
             ApiError::StoreUnavailable(_) | ApiError::StoreReadOnly(_) | ApiError::ShuttingDown { .. } => {
@@ -379,15 +385,20 @@ impl From<ApiError> for Status {
         if let Some(field) = error.field() {
             details.add_bad_request_violation(field, message.clone());
         }
+        let code = error.code();
         match error {
-            ApiError::Overloaded { retry_after, .. } | ApiError::RateLimited { retry_after } => {
+            ApiError::Overloaded { retry_after, .. } => {
                 details.set_retry_info(Some(retry_after));
+            }
+            ApiError::RateLimited { retry_after, subject } => {
+                details.set_retry_info(Some(retry_after));
+                details.add_quota_failure_violation(subject, "calls a second, with bursts of twice that");
             }
             ApiError::StoreUnavailable(_) | ApiError::StoreFull(_) | ApiError::StoreReadOnly(_) => {
                 details.set_retry_info(Some(STORE_RETRY_AFTER));
             }
             _ => {}
         }
-        Status::with_error_details(error.code(), message, details)
+        Status::with_error_details(code, message, details)
     }
 }

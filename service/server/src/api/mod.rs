@@ -5,6 +5,7 @@
 //! ([`crate::games`]) or the [`crate::search`] pool, and write the answer back. Every failure is
 //! an [`ApiError`], turned into a gRPC status in one place.
 
+mod caller;
 pub mod convert;
 mod deadline;
 mod engine;
@@ -13,6 +14,7 @@ mod games;
 mod rules;
 mod variants;
 
+pub use caller::{caller, Caller};
 pub use engine::EngineApi;
 pub use error::{ApiError, DOMAIN};
 pub use games::{GameApi, GameSettings};

@@ -11,6 +11,7 @@ mod engine_match;
 mod health;
 mod hub;
 mod hub_engine;
+mod keys;
 mod moves;
 mod perft;
 mod serve;
@@ -58,6 +59,8 @@ enum Command {
     Serve(Box<damiera_server::serve::ServeArgs>),
     /// Ask a server whether it is serving (gRPC health): exit 0 if so, 1 if not.
     Health(health::HealthArgs),
+    /// Add, list or revoke the API keys in the database, each bound to a tenant.
+    Keys(keys::KeysArgs),
 }
 
 /// The position a subcommand works on.
@@ -168,6 +171,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Hub(_) => unreachable!("the Hub session runs above"),
         Command::Serve(args) => serve::run(*args)?,
         Command::Health(args) => health::run(&args, &mut out)?,
+        Command::Keys(args) => keys::run(&args, &mut out)?,
     }
     out.flush()?;
     Ok(())
@@ -244,7 +248,7 @@ mod tests {
         let message = one_line(&parse_error(&["damiera"]));
         assert_eq!(
             message,
-            "a subcommand is required (perft, moves, bestmove, bench, egtb, hub, match, serve, health); see 'damiera --help'"
+            "a subcommand is required (perft, moves, bestmove, bench, egtb, hub, match, serve, health, keys); see 'damiera --help'"
         );
     }
 

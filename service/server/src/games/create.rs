@@ -10,6 +10,7 @@ use super::error::HostError;
 use super::host::{now_ms, Host};
 use super::record::{Event, EventKind, FirstMoverChoice, GameHeader, SeatSpec, StoredGame};
 use super::replay::{answer_text, Replayed};
+use crate::tenants::TenantId;
 
 /// A game just made, with the tokens of its person seats (empty for engine seats).
 #[derive(Debug)]
@@ -33,23 +34,26 @@ pub struct PlayOptions {
     pub takebacks: bool,
 }
 
-/// `CreateGame`: stores `game` (set up, not yet played) with its seats; `first_mover` says how
-/// its side to move was chosen.
+/// `CreateGame` for `tenant`: stores `game` (set up, not yet played) with its seats;
+/// `first_mover` says how its side to move was chosen.
 pub async fn new_game(
     host: &Host,
+    tenant: &TenantId,
     game: &Game,
     first_mover: FirstMoverChoice,
     seats: [SeatSpec; 2],
     play: PlayOptions,
     request_id: Option<&str>,
 ) -> Result<NewGame, HostError> {
-    let header = header(host, game, first_mover, seats, play)?;
+    let header = header(host, tenant, game, first_mover, seats, play)?;
     store(host, header, Vec::new(), request_id).await
 }
 
-/// `ImportGame`: stores a game read from PDN, with its moves and declared result, and its seats.
+/// `ImportGame` for `tenant`: stores a game read from PDN, with its moves and declared result,
+/// and its seats.
 pub async fn import_game(
     host: &Host,
+    tenant: &TenantId,
     record: &PdnGame,
     seats: [SeatSpec; 2],
     play: PlayOptions,
@@ -61,7 +65,7 @@ pub async fn import_game(
         Color::Black if game.variant() == Variant::Turkish => FirstMoverChoice::Black,
         _ => FirstMoverChoice::White,
     };
-    let mut header = header(host, game, choice, seats, play)?;
+    let mut header = header(host, tenant, game, choice, seats, play)?;
     let at_ms = header.created_at_ms;
     let event = |kind, color, text: &str| Event { kind, color, text: text.to_string(), at_ms, request_id: None };
     let mut events: Vec<Event> = game.moves().iter().map(|m| event(EventKind::Move, m.color, &m.notation)).collect();
@@ -84,6 +88,7 @@ pub async fn import_game(
 
 fn header(
     host: &Host,
+    tenant: &TenantId,
     game: &Game,
     first_mover: FirstMoverChoice,
     [white, black]: [SeatSpec; 2],
@@ -94,6 +99,7 @@ fn header(
     }
     Ok(GameHeader {
         id: new_game_id(),
+        tenant: tenant.clone(),
         variant: game.variant(),
         start_fen: game.start().to_fen(),
         forfeit_on_capture_fault: game.options().forfeit_on_capture_fault,
@@ -108,7 +114,7 @@ fn header(
     })
 }
 
-/// Stores the game with fresh tokens. A request id used before, for the same request, answers
+/// Stores the game with fresh tokens. A request id its tenant used before, for the same request, answers
 /// that game, with fresh tokens in place of the first ones (whoever retries never got them) as
 /// long as no move has been made; the id used for another request is refused.
 async fn store(

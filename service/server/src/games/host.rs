@@ -22,6 +22,7 @@ use super::error::{HostError, NamedState};
 use super::record::{Event, EventKind, GameHeader, StoredGame};
 use super::replay::{ActionError, Replayed};
 use super::store::{Appended, Created, ListFilter, PageCursor, Store};
+use crate::tenants::TenantId;
 
 /// How often an action is retried when other actions keep changing the game under it.
 const MAX_ATTEMPTS: usize = 8;
@@ -60,8 +61,14 @@ pub struct Action {
 /// Who acts: the holder of a seat's token, the engine for its seat, or the server itself.
 #[derive(Clone, Copy, Debug)]
 pub enum Actor<'a> {
-    /// A caller with this secret token, which names its seat.
-    Token(&'a str),
+    /// A caller of `tenant` with this secret token, which names its seat; another tenant's game
+    /// is not found, exactly as a missing one.
+    Seat {
+        /// The tenant the call acts for.
+        tenant: &'a TenantId,
+        /// The seat's token.
+        token: &'a str,
+    },
     /// The engine, for the seat of this colour.
     Engine(Color),
     /// The server, for the side to move (a fallen flag, an abort, a resumption).
@@ -170,12 +177,25 @@ impl Host {
         Ok(appended == Appended::Done)
     }
 
-    /// Loads and replays a game (the events this replica has not replayed yet).
+    /// Loads and replays a game (the events this replica has not replayed yet), whatever its
+    /// tenant: for the server's own work (the referee, the engine's seats, the watchers' hub).
+    /// A caller's read goes through [`Host::load_as`].
     pub async fn load(&self, id: &str) -> Result<(StoredGame, Replayed), HostError> {
         self.cache.load(&self.store, id).await
     }
 
-    /// A page of games, newest first, from after `after`, each replayed.
+    /// Game `id` as [`Host::load`] reads it, if it is `tenant`'s: another tenant's game is
+    /// [`HostError::NotFound`], exactly as a missing one. (Ids are 128 random bits: a tenant cannot
+    /// guess another's.)
+    pub async fn load_as(&self, tenant: &TenantId, id: &str) -> Result<(StoredGame, Replayed), HostError> {
+        let (stored, replayed) = self.load(id).await?;
+        if stored.header.tenant != *tenant {
+            return Err(HostError::NotFound(id.to_string()));
+        }
+        Ok((stored, replayed))
+    }
+
+    /// A page of the filter's tenant's games, newest first, from after `after`, each replayed.
     pub async fn list(
         &self,
         filter: &ListFilter,
@@ -189,8 +209,8 @@ impl Host {
             .collect()
     }
 
-    /// Stores a new game with `events` already played (an import); a `request_id` used before
-    /// answers that earlier game instead, marked as not new.
+    /// Stores a new game with `events` already played (an import); a `request_id` its tenant
+    /// used before answers that earlier game instead, marked as not new.
     pub async fn create(
         &self,
         header: GameHeader,
@@ -217,9 +237,12 @@ impl Host {
     /// Acts for a seat of game `id`: the seat of `actor`'s token, or the engine's.
     pub async fn act(&self, id: &str, actor: Actor<'_>, action: &Action) -> Result<Acted, HostError> {
         for _ in 0..MAX_ATTEMPTS {
-            let (stored, mut replayed) = self.load(id).await?;
+            let (stored, mut replayed) = match actor {
+                Actor::Seat { tenant, .. } => self.load_as(tenant, id).await?,
+                Actor::Engine(_) | Actor::Server => self.load(id).await?,
+            };
             let color = match actor {
-                Actor::Token(token) => seat_of_token(&stored.header, token).ok_or(HostError::WrongToken)?,
+                Actor::Seat { token, .. } => seat_of_token(&stored.header, token).ok_or(HostError::WrongToken)?,
                 Actor::Engine(color) => color,
                 Actor::Server => replayed.to_move(),
             };

@@ -11,12 +11,15 @@ use damiera_engine::{Color, FirstMover, Variant};
 use serde::{Deserialize, Serialize};
 
 use super::clock::Timing;
+use crate::tenants::TenantId;
 
 /// A game's header: everything fixed when it was created.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameHeader {
     /// The id, as in the resource name `games/{id}`.
     pub id: String,
+    /// The tenant that made the game: only its calls see it.
+    pub tenant: TenantId,
     /// The variant.
     pub variant: Variant,
     /// The position the game starts from, as FEN (it says who moves first).

@@ -452,6 +452,7 @@ mod tests {
         let person = || SeatSpec::Person { display_name: String::new() };
         let header = GameHeader {
             id: "g".to_string(),
+            tenant: crate::tenants::TenantId::default(),
             variant: Variant::Italian,
             start_fen: Variant::Italian.start_fen().to_string(),
             forfeit_on_capture_fault: false,

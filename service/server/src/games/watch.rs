@@ -24,6 +24,7 @@ use super::error::HostError;
 use super::host::{now_ms, Host};
 use super::record::StoredGame;
 use super::replay::Replayed;
+use crate::tenants::TenantId;
 
 /// Messages buffered for a slow watcher before it holds up nobody but itself.
 const WATCHER_BUFFER: usize = 16;
@@ -137,10 +138,12 @@ impl Hub {
         }
     }
 
-    /// A stream of game `id`: the whole game (or the moves from `from_ply`), then every change,
+    /// A stream of game `id` if it is `tenant`'s (a game's tenant never changes, so the check at
+    /// the start holds for the whole stream): the whole game (or the moves from `from_ply`), then every change,
     /// with a keep-alive after each quiet interval; it ends once the game is over.
     pub async fn watch(
         self: &Arc<Self>,
+        tenant: &TenantId,
         id: &str,
         from_ply: Option<u32>,
         pace: WatchPace,
@@ -148,7 +151,7 @@ impl Hub {
         if *self.closing.borrow() {
             return Err(HostError::ShuttingDown);
         }
-        let (stored, replayed) = self.host.load(id).await?;
+        let (stored, replayed) = self.host.load_as(tenant, id).await?;
         let ply = replayed.game.ply();
         if let Some(from_ply) = from_ply.filter(|&from| from as usize > ply) {
             return Err(HostError::ResumeBeyondEnd { ply, from_ply });

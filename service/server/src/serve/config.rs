@@ -86,14 +86,28 @@ pub struct ServeArgs {
     /// replicas that share one PostgreSQL share their games.
     #[arg(long, env = "DAMIERA_DATABASE", default_value = "sqlite://damiera.db")]
     pub database: String,
-    /// A key every call to Damiera's services must carry as `x-api-key` (health and reflection
-    /// stay open); none: no key needed.
+    /// A key calls to Damiera's services may carry as `x-api-key`, acting for the implicit tenant
+    /// (health and reflection stay open). Once there is a key (this one, or any `damiera keys
+    /// add` stored in the database), every call needs one; with none, no key is needed.
     #[arg(long, env = "DAMIERA_API_KEY", hide_env_values = true)]
     pub api_key: Option<String>,
+    /// How often the server reads the database's API keys again: a key added or revoked with
+    /// `damiera keys` takes effect on every replica within this time.
+    #[arg(long, env = "DAMIERA_KEYS_REFRESH", value_parser = humantime::parse_duration, default_value = "5s")]
+    pub keys_refresh: Duration,
     /// Calls per second each client address may make, with bursts of twice that; 0: no limit.
-    /// Behind a proxy every client shares the proxy's address: limit at the proxy instead.
+    /// Behind a proxy, list it in --trusted-proxies so that each client has its own address.
     #[arg(long, env = "DAMIERA_RATE_LIMIT", default_value_t = 0)]
     pub rate_limit: u32,
+    /// Calls per second each API key may make, with bursts of twice that; 0: no limit.
+    #[arg(long, env = "DAMIERA_KEY_RATE_LIMIT", default_value_t = 0)]
+    pub key_rate_limit: u32,
+    /// Proxies (addresses or CIDR blocks, comma-separated) whose `Forwarded` or `X-Forwarded-For`
+    /// header names the client of a call they pass on, for the rate limit and
+    /// --max-watches-per-client; the header of any other peer is ignored. None: the peer is the
+    /// client.
+    #[arg(long, env = "DAMIERA_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Vec<String>,
     /// The largest PDN text ImportGame takes, in bytes.
     #[arg(long, env = "DAMIERA_MAX_PDN_BYTES", default_value_t = 1024 * 1024)]
     pub max_pdn_bytes: usize,
@@ -113,7 +127,7 @@ pub struct ServeArgs {
     #[arg(long, env = "DAMIERA_WATCH_PATIENCE", value_parser = humantime::parse_duration, default_value = "30s")]
     pub watch_patience: Duration,
     /// WatchGame streams one client address may have open at once; beyond, RESOURCE_EXHAUSTED
-    /// (TOO_MANY_WATCHES); 0: no limit. Behind a proxy every client shares the proxy's address.
+    /// (TOO_MANY_WATCHES); 0: no limit. Behind a proxy, list it in --trusted-proxies.
     #[arg(long, env = "DAMIERA_MAX_WATCHES_PER_CLIENT", default_value_t = 1000)]
     pub max_watches_per_client: usize,
     /// The endgame databases' folder (default: $XDG_DATA_HOME/damiera/egtb, or

@@ -4,6 +4,7 @@
 //! health turns `NOT_SERVING`, the drain grace passes, and calls in flight get the shutdown timeout
 //! to finish before it returns.
 
+mod client;
 pub mod config;
 mod guard;
 mod idle;
@@ -30,6 +31,8 @@ use crate::proto::engine_service_server::EngineServiceServer;
 use crate::proto::game_service_server::GameServiceServer;
 use crate::proto::rules_service_server::RulesServiceServer;
 use crate::search::{tablebases, Caps, SearchPool, Sessions, Tablebases};
+use crate::tenants::keyring::Keyring;
+pub use client::TrustedProxies;
 pub use config::{LogFormat, ServeArgs};
 use guard::GuardLayer;
 use observe::ObserveLayer;
@@ -62,6 +65,10 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     // Bad settings are refused before anything is opened or created.
     if args.api_key.as_deref().is_some_and(|key| key.trim().is_empty()) {
         return Err(ServeError::Config("--api-key must not be empty".to_string()));
+    }
+    let proxies = TrustedProxies::parse(&args.trusted_proxies).map_err(ServeError::Config)?;
+    if args.keys_refresh.is_zero() {
+        return Err(ServeError::Config("--keys-refresh must be longer than 0s".to_string()));
     }
     let cors = cors(&args.cors_origins)?;
     let idle = args.idle_timeout().map_err(ServeError::Config)?;
@@ -96,6 +103,10 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     let tablebases = Tablebases::open(tablebases::folder(args.egtb.as_deref()).as_deref());
     let (games, hub, host, seats) =
         game_service(&args, Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool)).await?;
+    // Read before serving, so that a server with keys never takes a call without one.
+    let keyring = Arc::new(Keyring::new(args.api_key.as_deref()));
+    keyring.refresh(host.store()).await.map_err(|e| ServeError::Config(format!("--database: API keys: {e}")))?;
+    tokio::spawn(Arc::clone(&keyring).follow(Arc::clone(&host), args.keys_refresh));
     let store_health = tokio::spawn(store_health::follow(host, health.clone(), store_health::CHECK_INTERVAL));
     let rules = RulesServiceServer::new(RulesApi::new(Arc::clone(&caps), Arc::clone(&pool)))
         .max_decoding_message_size(args.max_request_bytes);
@@ -124,7 +135,7 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
         .layer(cors)
         .layer(GrpcWebLayer::new())
         .layer(ObserveLayer)
-        .layer(GuardLayer::new(args.api_key.as_deref(), args.rate_limit))
+        .layer(GuardLayer::new(keyring, proxies, args.rate_limit, args.key_rate_limit))
         .add_service(health_service)
         .add_service(reflection)
         .add_service(reflection_alpha)

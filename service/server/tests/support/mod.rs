@@ -253,6 +253,8 @@ pub struct ApiFailure {
     pub fields: Vec<String>,
     /// The `RetryInfo` delay.
     pub retry_delay: Option<std::time::Duration>,
+    /// The subjects `QuotaFailure` names.
+    pub quota_subjects: Vec<String>,
 }
 
 /// Reads a failed call's status and its details; panics if the call succeeded or the error has no
@@ -272,6 +274,10 @@ pub fn failure<T: std::fmt::Debug>(result: Result<T, Status>) -> ApiFailure {
             .map(|b| b.field_violations.iter().map(|v| v.field.clone()).collect())
             .unwrap_or_default(),
         retry_delay: details.retry_info().and_then(|r| r.retry_delay),
+        quota_subjects: details
+            .quota_failure()
+            .map(|q| q.violations.iter().map(|v| v.subject.clone()).collect())
+            .unwrap_or_default(),
     }
 }
 

@@ -170,7 +170,7 @@ pub async fn play(mut games: GameServiceClient<Channel>, player: Arc<Player>, li
             name: player.name.clone(),
             notation: written.clone(),
             expected_ply: Some(ply as u32),
-            request_id: format!("ply-{ply}"),
+            request_id: format!("00000000-0000-4000-8000-{ply:012x}"),
             ..Default::default()
         };
         match games.make_move(as_seat(&player.tokens[ply % 2], message)).await {

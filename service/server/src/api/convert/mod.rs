@@ -18,9 +18,6 @@ use damiera_engine::{fen, notation, Color, DrawReason, Move, Outcome, PieceKind,
 use super::ApiError;
 use crate::proto as pb;
 
-/// The longest client-chosen request id, in characters.
-const MAX_REQUEST_ID: usize = 64;
-
 /// Reads a variant field.
 pub fn variant(field: &str, value: i32) -> Result<Variant, ApiError> {
     let unsupported = || ApiError::UnsupportedVariant { field: field.to_string(), value };
@@ -202,8 +199,19 @@ pub fn bounded<'a>(field: &str, value: &'a str, max: usize) -> Result<&'a str, A
     Ok(value)
 }
 
-/// A client-chosen request id: up to 64 characters; empty: none.
+/// A client-chosen request id: a UUID (AIP-155), in any of the forms the `uuid` crate reads
+/// (hyphenated, simple, braced, URN; any case), kept in its lower-case hyphenated form so that
+/// each form of one id is the same request; empty: none.
 pub fn request_id(field: &str, value: &str) -> Result<Option<String>, ApiError> {
-    let value = bounded(field, value, MAX_REQUEST_ID)?;
-    Ok((!value.is_empty()).then(|| value.to_string()))
+    if value.is_empty() {
+        return Ok(None);
+    }
+    let uuid = uuid::Uuid::try_parse(value).map_err(|_| {
+        let shown: String = value.chars().take(40).collect();
+        ApiError::invalid(
+            field,
+            format!("a request id is a UUID, such as 0f5c3ad6-4c0e-4c7b-9a52-1d2e8f0b7a61; got {shown:?}"),
+        )
+    })?;
+    Ok(Some(uuid.hyphenated().to_string()))
 }

@@ -12,12 +12,18 @@ use crate::games::record::FirstMoverChoice;
 use crate::games::{Host, NewGame, PlayOptions};
 use crate::proto as pb;
 use crate::search::Caps;
+use crate::tenants::TenantId;
 
 /// The longest FEN a game may start from (a full Triestina board is some 160 characters).
 const MAX_FEN: usize = 1024;
 
-/// `CreateGame`.
-pub async fn new_game(host: &Host, caps: &Caps, request: &pb::CreateGameRequest) -> Result<NewGame, ApiError> {
+/// `CreateGame` for `tenant`.
+pub async fn new_game(
+    host: &Host,
+    tenant: &TenantId,
+    caps: &Caps,
+    request: &pb::CreateGameRequest,
+) -> Result<NewGame, ApiError> {
     let variant = variant("variant", request.variant)?;
     let choice = first_mover_from_pb(request.options.as_ref())?;
     let forfeit = request.options.as_ref().is_some_and(|o| o.forfeit_on_capture_fault);
@@ -42,12 +48,13 @@ pub async fn new_game(host: &Host, caps: &Caps, request: &pb::CreateGameRequest)
     ];
     let play = play_options(request.options.as_ref())?;
     let request_id = request_id("request_id", &request.request_id)?;
-    Ok(crate::games::new_game(host, &game, choice, seats, play, request_id.as_deref()).await?)
+    Ok(crate::games::new_game(host, tenant, &game, choice, seats, play, request_id.as_deref()).await?)
 }
 
-/// `ImportGame`.
+/// `ImportGame` for `tenant`.
 pub async fn import_game(
     host: &Host,
+    tenant: &TenantId,
     caps: &Caps,
     request: &pb::ImportGameRequest,
     max_pdn_bytes: usize,
@@ -60,7 +67,7 @@ pub async fn import_game(
     ];
     let play = play_options(request.options.as_ref())?;
     let request_id = request_id("request_id", &request.request_id)?;
-    Ok(crate::games::import_game(host, &record, seats, play, request_id.as_deref()).await?)
+    Ok(crate::games::import_game(host, tenant, &record, seats, play, request_id.as_deref()).await?)
 }
 
 /// The clock and takebacks of a request's options.

@@ -1,4 +1,4 @@
-//! `ListGames`: games newest first, filtered by variant, state and end reason, a page at a time. The page
+//! `ListGames`: the caller's tenant's games newest first, filtered by variant, state and end reason, a page at a time. The page
 //! token is opaque to clients: the creation time and id of the last game of the page, hex-encoded.
 
 use crate::api::convert::games::{game_in_view, view_from_pb, View};
@@ -8,6 +8,7 @@ use crate::games::record::GameStateKind;
 use crate::games::store::{ListFilter, PageCursor};
 use crate::games::Host;
 use crate::proto as pb;
+use crate::tenants::TenantId;
 
 /// Games in a page when the request does not say.
 const DEFAULT_PAGE_SIZE: u32 = 50;
@@ -15,9 +16,14 @@ const DEFAULT_PAGE_SIZE: u32 = 50;
 /// The most games in a page.
 const MAX_PAGE_SIZE: u32 = 500;
 
-/// `ListGames`.
-pub async fn list_games(host: &Host, request: &pb::ListGamesRequest) -> Result<pb::ListGamesResponse, ApiError> {
+/// `ListGames`: `tenant`'s games only.
+pub async fn list_games(
+    host: &Host,
+    tenant: &TenantId,
+    request: &pb::ListGamesRequest,
+) -> Result<pb::ListGamesResponse, ApiError> {
     let filter = ListFilter {
+        tenant: tenant.clone(),
         variant: (request.variant != 0).then(|| variant("variant", request.variant)).transpose()?,
         state: state_filter(request.state)?,
         reason: reason_filter(request)?,

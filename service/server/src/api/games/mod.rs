@@ -1,5 +1,6 @@
 //! `GameService`: the gRPC face of the hosted games ([`Host`]). Handlers read the request (the
-//! caller's seat from its token), let the host or the hub do the work, and write the answer.
+//! caller's tenant from the guard, its seat from its token), let the host or the hub do the work
+//! for that tenant only, and write the answer.
 
 mod create;
 mod listing;
@@ -19,7 +20,7 @@ use super::convert::games::{
     game_id, game_in_view, game_name, game_to_pb, played_to_pb, seat_label, view_from_pb, watch_event_to_pb, View,
 };
 use super::convert::{bounded, request_id};
-use super::ApiError;
+use super::{caller, ApiError};
 use crate::games::clock::TimingPolicy;
 use crate::games::record::EventKind;
 use crate::games::{answer_text, Acted, Action, Actor, Expected, Host, Hub, NewGame, Said, WatchPace};
@@ -89,11 +90,12 @@ impl GameApi {
         GameApi { host, hub, caps, settings, reviewer, watch_quota }
     }
 
-    /// Acts for the caller's seat in the game `name`.
+    /// Acts for the caller's seat in the game `name`, if it is the caller's tenant's.
     async fn act<T>(&self, request: Request<T>, name: impl Fn(&T) -> &str, action: Action) -> Result<Acted, ApiError> {
         let id = game_id(name(request.get_ref()))?;
         let token = bearer_token(request.metadata())?;
-        Ok(self.host.act(id, Actor::Token(token), &action).await?)
+        let tenant = caller(&request).tenant;
+        Ok(self.host.act(id, Actor::Seat { tenant: &tenant, token }, &action).await?)
     }
 }
 
@@ -154,7 +156,7 @@ impl GameService for GameApi {
         &self,
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
-        let new = create::new_game(&self.host, &self.caps, request.get_ref()).await?;
+        let new = create::new_game(&self.host, &caller(&request).tenant, &self.caps, request.get_ref()).await?;
         let (game, white_token, black_token) = made(new);
         Ok(Response::new(pb::CreateGameResponse { game, white_token, black_token }))
     }
@@ -162,7 +164,7 @@ impl GameService for GameApi {
     async fn get_game(&self, request: Request<pb::GetGameRequest>) -> Result<Response<pb::GetGameResponse>, Status> {
         let id = game_id(&request.get_ref().name)?;
         let view = view_from_pb(request.get_ref().view, View::Full)?;
-        let (stored, replayed) = self.host.load(id).await.map_err(ApiError::from)?;
+        let (stored, replayed) = self.host.load_as(&caller(&request).tenant, id).await.map_err(ApiError::from)?;
         Ok(Response::new(pb::GetGameResponse { game: Some(game_in_view(&stored, &replayed, view)) }))
     }
 
@@ -170,7 +172,7 @@ impl GameService for GameApi {
         &self,
         request: Request<pb::ListGamesRequest>,
     ) -> Result<Response<pb::ListGamesResponse>, Status> {
-        Ok(Response::new(listing::list_games(&self.host, request.get_ref()).await?))
+        Ok(Response::new(listing::list_games(&self.host, &caller(&request).tenant, request.get_ref()).await?))
     }
 
     async fn make_move(&self, request: Request<pb::MakeMoveRequest>) -> Result<Response<pb::MakeMoveResponse>, Status> {
@@ -251,11 +253,12 @@ impl GameService for GameApi {
     type WatchGameStream = WatchStream;
 
     async fn watch_game(&self, request: Request<pb::WatchGameRequest>) -> Result<Response<WatchStream>, Status> {
-        let ticket = self.watch_quota.take(request.remote_addr().map(|address| address.ip()))?;
+        let caller = caller(&request);
+        let ticket = self.watch_quota.take(caller.address)?;
         let request = request.into_inner();
         let id = game_id(&request.name)?;
         let pace = WatchPace { keep_alive: self.settings.keep_alive, patience: self.settings.watch_patience };
-        let stream = self.hub.watch(id, request.from_ply, pace).await.map_err(ApiError::from)?;
+        let stream = self.hub.watch(&caller.tenant, id, request.from_ply, pace).await.map_err(ApiError::from)?;
         // The end at shutdown or of a watcher too slow is the last item: an error, after which the
         // stream stops. The ticket is given back when the stream is dropped.
         let messages = stream.map(move |event| {
@@ -270,7 +273,7 @@ impl GameService for GameApi {
         request: Request<pb::ExportPdnRequest>,
     ) -> Result<Response<pb::ExportPdnResponse>, Status> {
         let id = game_id(&request.get_ref().name)?;
-        let (stored, replayed) = self.host.load(id).await.map_err(ApiError::from)?;
+        let (stored, replayed) = self.host.load_as(&caller(&request).tenant, id).await.map_err(ApiError::from)?;
         let header = &stored.header;
         let mut tags = vec![
             ("Event", "Damiera game".to_string()),
@@ -294,7 +297,9 @@ impl GameService for GameApi {
         &self,
         request: Request<pb::ImportGameRequest>,
     ) -> Result<Response<pb::ImportGameResponse>, Status> {
-        let new = create::import_game(&self.host, &self.caps, request.get_ref(), self.settings.max_pdn_bytes).await?;
+        let tenant = caller(&request).tenant;
+        let new = create::import_game(&self.host, &tenant, &self.caps, request.get_ref(), self.settings.max_pdn_bytes)
+            .await?;
         let (game, white_token, black_token) = made(new);
         Ok(Response::new(pb::ImportGameResponse { game, white_token, black_token }))
     }
@@ -305,7 +310,7 @@ impl GameService for GameApi {
         &self,
         request: Request<pb::ReviewGameRequest>,
     ) -> Result<Response<Self::ReviewGameStream>, Status> {
-        Ok(Response::new(self.reviewer.start(request.get_ref()).await?))
+        Ok(Response::new(self.reviewer.start(&caller(&request).tenant, request.get_ref()).await?))
     }
 }
 

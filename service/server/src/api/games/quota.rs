@@ -2,7 +2,8 @@
 //! open watch holds a [`WatchTicket`], given back when its stream is dropped (ended, or the client
 //! gone); a watch beyond the limit is refused with `TOO_MANY_WATCHES`.
 //!
-//! Behind a proxy every client shares the proxy's address: limit at the proxy instead.
+//! The address is the caller's ([`crate::api::Caller`]): behind a proxy listed in
+//! `--trusted-proxies`, the client's address that proxy forwarded, as for the rate limit.
 
 use std::collections::HashMap;
 use std::net::IpAddr;

@@ -21,6 +21,7 @@ use crate::proto::{self as pb, review_game_request::Game as Source, review_game_
 use crate::render::{self, ChartMark, ChartPoint, SIZES};
 use crate::search::review::{self, Judgement, ReviewError, ReviewedPly, Searches};
 use crate::search::{Asked, Caps, SearchPool, Tablebases};
+use crate::tenants::TenantId;
 
 /// How long each position is searched when the request sets no limit.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(100);
@@ -47,9 +48,10 @@ pub struct Reviewer {
 }
 
 impl Reviewer {
-    /// Checks `request` and starts the review: its messages arrive on the stream answered.
-    pub async fn start(&self, request: &pb::ReviewGameRequest) -> Result<ReviewStream, ApiError> {
-        let game = self.game(request.game.as_ref()).await?;
+    /// Checks `request` and starts the review: its messages arrive on the stream answered. A
+    /// hosted game is read only if it is `tenant`'s.
+    pub async fn start(&self, tenant: &TenantId, request: &pb::ReviewGameRequest) -> Result<ReviewStream, ApiError> {
+        let game = self.game(tenant, request.game.as_ref()).await?;
         let mut asked = Asked {
             threads: Some(1),
             hash_mib: (request.hash_mib > 0).then_some(request.hash_mib),
@@ -76,10 +78,10 @@ impl Reviewer {
     }
 
     /// The game the request names or carries.
-    async fn game(&self, source: Option<&Source>) -> Result<Game, ApiError> {
+    async fn game(&self, tenant: &TenantId, source: Option<&Source>) -> Result<Game, ApiError> {
         match source {
             None => Err(ApiError::invalid("game", "name a hosted game, or send its moves or PDN")),
-            Some(Source::Name(name)) => Ok(self.host.load(game_id(name)?).await?.1.game),
+            Some(Source::Name(name)) => Ok(self.host.load_as(tenant, game_id(name)?).await?.1.game),
             Some(Source::Moves(moves)) => {
                 let variant = variant("moves.variant", moves.variant)?;
                 replay(variant, "moves.", &moves.fen, &moves.moves)

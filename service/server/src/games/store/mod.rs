@@ -1,4 +1,5 @@
-//! The game store: headers and event logs in SQLite or PostgreSQL, and the feed of changes.
+//! The game store: headers and event logs in SQLite or PostgreSQL, the feed of changes, and the
+//! API keys that share the database.
 //!
 //! One implementation over [`sqlx::AnyPool`]: every statement is written once, with `$n`
 //! placeholders, which both drivers accept. What differs is small and kept apart: how a SQLite
@@ -21,6 +22,7 @@
 mod deadlines;
 mod engine;
 mod error;
+mod keys;
 mod postgres;
 mod read;
 mod rows;
@@ -35,9 +37,11 @@ use sqlx::{AnyPool, ConnectOptions, Connection};
 use tokio::sync::broadcast;
 
 pub use error::StoreError;
+pub use keys::StoredKey;
 pub use read::Since;
 
 use super::record::{GameStateKind, StoredGame};
+use crate::tenants::TenantId;
 
 /// How long a call waits for a connection before it reports the database unavailable.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -110,9 +114,11 @@ pub enum Appended {
     Duplicate(u64),
 }
 
-/// Which games [`Store::list`] returns; `None` matches any.
+/// Which games [`Store::list`] returns: one tenant's; `None` matches any.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ListFilter {
+    /// Only this tenant's games (always: a tenant sees no other's).
+    pub tenant: TenantId,
     /// Only games of this variant.
     pub variant: Option<Variant>,
     /// Only games in this state.

@@ -1,4 +1,5 @@
-//! Reading: whether the database answers, one game by id or by the request id that created it,
+//! Reading: whether the database answers, one game by id or by the request id that created it
+//! (within its tenant),
 //! what is new in a game since a version, and pages of the list.
 
 use std::collections::HashMap;
@@ -6,6 +7,7 @@ use std::collections::HashMap;
 use super::rows::{self, EVENT_COLUMNS, HEADER_COLUMNS};
 use super::{ListFilter, PageCursor, Store, StoreError};
 use crate::games::record::{Event, GameHeader, StoredGame};
+use crate::tenants::TenantId;
 
 /// What [`Store::load_since`] found of a game: the whole header, and the events after a version.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,15 +77,21 @@ impl Store {
         Ok(Some(Since { header, version, events: events.into_iter().map(|(_, event)| event).collect() }))
     }
 
-    /// The game that the call with `request_id` created, if any.
-    pub(super) async fn load_by_request_id(&self, request_id: Option<&str>) -> Result<Option<StoredGame>, StoreError> {
+    /// The game that `tenant`'s call with `request_id` created, if any.
+    pub(super) async fn load_by_request_id(
+        &self,
+        tenant: &TenantId,
+        request_id: Option<&str>,
+    ) -> Result<Option<StoredGame>, StoreError> {
         let Some(request_id) = request_id else {
             return Ok(None);
         };
-        let id: Option<String> = sqlx::query_scalar("SELECT id FROM games WHERE request_id = $1")
-            .bind(request_id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let id: Option<String> =
+            sqlx::query_scalar("SELECT id FROM games WHERE tenant = $1 AND create_request_id = $2")
+                .bind(tenant.as_str())
+                .bind(request_id)
+                .fetch_optional(&self.pool)
+                .await?;
         match id {
             Some(id) => self.load(&id).await,
             None => Ok(None),
@@ -101,7 +109,7 @@ impl Store {
         let sql = format!(
             "SELECT {HEADER_COLUMNS} FROM games \
              WHERE ($1 IS NULL OR variant = $1) AND ($2 IS NULL OR state = $2) \
-             AND ($3 IS NULL OR (created_at_ms, id) < ($3, $4)) AND ($6 IS NULL OR reason = $6) \
+             AND ($3 IS NULL OR (created_at_ms, id) < ($3, $4)) AND ($6 IS NULL OR reason = $6) AND tenant = $7 \
              ORDER BY created_at_ms DESC, id DESC LIMIT $5"
         );
         let header_rows = sqlx::query(&sql)
@@ -111,6 +119,7 @@ impl Store {
             .bind(after.map(|cursor| cursor.id.as_str()))
             .bind(i64::from(limit))
             .bind(filter.reason.as_deref())
+            .bind(filter.tenant.as_str())
             .fetch_all(&self.pool)
             .await?;
         let headers = header_rows.iter().map(rows::header).collect::<Result<Vec<_>, _>>()?;

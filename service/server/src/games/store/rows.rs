@@ -10,9 +10,10 @@ use sqlx::Row;
 use super::StoreError;
 use crate::games::clock::Timing;
 use crate::games::record::{color_from_name, Event, EventKind, FirstMoverChoice, GameHeader, SeatSpec};
+use crate::tenants::TenantId;
 
 /// The `games` columns that make a [`GameHeader`], in the order [`header`] reads them.
-pub(super) const HEADER_COLUMNS: &str = "id, variant, start_fen, forfeit_on_capture_fault, first_mover, \
+pub(super) const HEADER_COLUMNS: &str = "id, tenant, variant, start_fen, forfeit_on_capture_fault, first_mover, \
      white_seat, black_seat, white_token_hash, black_token_hash, created_at_ms, timing, takebacks";
 
 /// The `events` columns that make an [`Event`], after the game id and sequence number.
@@ -28,6 +29,7 @@ pub(super) fn header(row: &AnyRow) -> Result<GameHeader, StoreError> {
     let black: String = row.try_get("black_seat")?;
     let timing: String = row.try_get("timing")?;
     Ok(GameHeader {
+        tenant: TenantId::stored(row.try_get("tenant")?),
         variant: Variant::from_str(&variant).map_err(|_| corrupt("variant", &variant))?,
         start_fen: row.try_get("start_fen")?,
         forfeit_on_capture_fault: flag(row.try_get("forfeit_on_capture_fault")?)

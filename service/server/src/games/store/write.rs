@@ -10,7 +10,8 @@ use crate::games::record::{color_name, Event, GameHeader, SeatSpec, Summary};
 
 impl Store {
     /// Stores a new game: its header, its summary and, for an imported game, its `events`, all
-    /// in one transaction. If `request_id` was used already, answers that game and stores nothing.
+    /// in one transaction. If the game's tenant used `request_id` already, answers that game and
+    /// stores nothing.
     pub async fn create(
         &self,
         header: &GameHeader,
@@ -18,7 +19,7 @@ impl Store {
         summary: &Summary,
         events: &[Event],
     ) -> Result<Created, StoreError> {
-        if let Some(game) = self.load_by_request_id(request_id).await? {
+        if let Some(game) = self.load_by_request_id(&header.tenant, request_id).await? {
             return Ok(Created::Existing(game));
         }
         let version = events.len() as u64;
@@ -29,7 +30,7 @@ impl Store {
             }
             // Another call stored this request id or this id meanwhile.
             transaction.rollback().await?;
-            return match self.load_by_request_id(request_id).await? {
+            return match self.load_by_request_id(&header.tenant, request_id).await? {
                 Some(game) => Ok(Created::Existing(game)),
                 None => Err(StoreError::IdTaken(header.id.clone())),
             };
@@ -167,9 +168,9 @@ async fn insert_game(
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO games (id, variant, start_fen, forfeit_on_capture_fault, first_mover, white_seat, \
-         black_seat, white_token_hash, black_token_hash, created_at_ms, request_id, version, ply, state, \
-         engine_due, engine_lease_until_ms, updated_at_ms, timing, takebacks, deadline_ms, reason) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0, $16, $17, $18, $19, $20)",
+         black_seat, white_token_hash, black_token_hash, created_at_ms, create_request_id, version, ply, state, \
+         engine_due, engine_lease_until_ms, updated_at_ms, timing, takebacks, deadline_ms, reason, tenant) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0, $16, $17, $18, $19, $20, $21)",
     )
     .bind(header.id.as_str())
     .bind(header.variant.name())
@@ -191,6 +192,7 @@ async fn insert_game(
     .bind(stored_flag(header.takebacks))
     .bind(summary.deadline_ms)
     .bind(summary.reason)
+    .bind(header.tenant.as_str())
     .execute(connection)
     .await?;
     Ok(())
