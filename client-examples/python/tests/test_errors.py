@@ -17,14 +17,14 @@ def refusal_of(call) -> DamieraError:
 
 
 def test_an_illegal_move_is_refused_with_the_legal_moves(services):
-    request = rules_service_pb2.ApplyMoveRequest(variant=types_pb2.VARIANT_ITALIAN, move="22-17")
+    request = rules_service_pb2.ApplyMoveRequest(variant=types_pb2.VARIANT_ITALIAN, notation="22-17")
     error = refusal_of(lambda: services.rules.ApplyMove(request))
     assert error.code == grpc.StatusCode.INVALID_ARGUMENT
     assert error.reason == "ILLEGAL_MOVE"
     assert error.domain == "damiera.dev"
     assert error.legal_moves == ITALIAN_OPENING_MOVES
-    assert [violation.field for violation in error.field_violations] == ["move"]
-    assert error.field_violations[0].description.startswith("move: 22-17 is not a legal move here")
+    assert [violation.field for violation in error.field_violations] == ["notation"]
+    assert error.field_violations[0].description.startswith("notation: 22-17 is not a legal move here")
 
 
 def test_a_missing_variant_names_the_variant_field(services):
