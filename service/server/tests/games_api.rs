@@ -836,7 +836,9 @@ async fn an_oversized_pdn_is_refused_unread() {
     let huge = ImportGameRequest { pdn: "x".repeat(10 * 1024 * 1024), ..Default::default() };
     let too_large = failure(games.import_game(huge).await);
     assert_eq!((too_large.code, too_large.reason.as_str()), (Code::ResourceExhausted, "REQUEST_TOO_LARGE"));
-    assert_eq!(too_large.metadata["maximum"], format!("{} bytes", 4096 + 64 * 1024));
+    // The game service's limit: the larger of --max-request-bytes (256 KiB by default) and the
+    // PDN limit with 64 KiB more.
+    assert_eq!(too_large.metadata["maximum"], "262144 bytes");
     assert_eq!(games.list_games(ListGamesRequest::default()).await.unwrap().into_inner().games.len(), 0);
 }
 
