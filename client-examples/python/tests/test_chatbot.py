@@ -216,7 +216,7 @@ def test_each_chat_has_its_own_game(bot):
 
 def test_an_ambiguous_move_is_explained_with_its_candidates(services):
     request = rules_service_pb2.ApplyMoveRequest(
-        variant=types_pb2.VARIANT_ITALIAN, fen="W:W22:B19,11,18,10", move="22x6"
+        variant=types_pb2.VARIANT_ITALIAN, fen="W:W22:B19,11,18,10", notation="22x6"
     )
     with pytest.raises(grpc.RpcError) as raised:
         services.rules.ApplyMove(request)

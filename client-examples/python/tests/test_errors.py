@@ -29,7 +29,7 @@ def test_an_illegal_move_is_refused_with_the_legal_moves(services):
 
 def test_a_missing_variant_names_the_variant_field(services):
     error = refusal_of(
-        lambda: services.rules.ApplyMove(rules_service_pb2.ApplyMoveRequest(move="22-18"))
+        lambda: services.rules.ApplyMove(rules_service_pb2.ApplyMoveRequest(notation="22-18"))
     )
     assert error.reason == "UNSUPPORTED_VARIANT"
     assert [violation.field for violation in error.field_violations] == ["variant"]
@@ -67,7 +67,7 @@ def test_a_move_for_a_stale_ply_is_aborted_and_not_retried(services):
 
 def test_an_ambiguous_short_form_lists_the_moves_it_fits(services):
     request = rules_service_pb2.ApplyMoveRequest(
-        variant=types_pb2.VARIANT_ITALIAN, fen="W:W22:B19,11,18,10", move="22x6"
+        variant=types_pb2.VARIANT_ITALIAN, fen="W:W22:B19,11,18,10", notation="22x6"
     )
     error = refusal_of(lambda: services.rules.ApplyMove(request))
     assert error.reason == "AMBIGUOUS_MOVE"
