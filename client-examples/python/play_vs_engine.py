@@ -45,7 +45,7 @@ def play_game(
     while not is_over(turn.state.status):
         notation = choose_move(game, turn.state)
         played = game.make_move(notation, expected_ply=turn.state.ply)
-        report_moves([played.move], report)
+        report_moves([played.played_move], report)
         turn = game.wait_for_turn(from_ply=played.game.state.ply)
         report_moves(turn.moves, report)
     report(f"Result after {turn.state.ply} plies: {format_status(turn.state.status)}")

@@ -25,6 +25,7 @@ const (
 	ReasonContended        = "CONTENDED"
 	ReasonOverloaded       = "OVERLOADED"
 	ReasonRateLimited      = "RATE_LIMITED"
+	ReasonRequestTooLarge  = "REQUEST_TOO_LARGE"
 	ReasonStoreUnavailable = "STORE_UNAVAILABLE"
 )
 

@@ -36,8 +36,8 @@ func TestPerftFromEachStartPosition(t *testing.T) {
 	client := damieratest.Connect(t)
 	for _, want := range []struct {
 		variant damierav1.Variant
-		depth   uint32
-		nodes   uint64
+		depth   int32
+		nodes   int64
 	}{
 		{damierav1.Variant_VARIANT_ITALIAN, 5, 7361},
 		{damierav1.Variant_VARIANT_TRIESTINA, 4, 4265},
@@ -78,7 +78,7 @@ func TestCaptureIsMandatoryAndWrittenInFull(t *testing.T) {
 func TestIllegalMoveIsDecodedWithTheLegalMoves(t *testing.T) {
 	client := damieratest.Connect(t)
 	_, err := client.Rules.ApplyMove(context.Background(), &damierav1.ApplyMoveRequest{
-		Variant: damierav1.Variant_VARIANT_ITALIAN, Move: "22-17",
+		Variant: damierav1.Variant_VARIANT_ITALIAN, Notation: "22-17",
 	})
 	refusal, ok := damiera.AsError(err)
 	if !ok {
@@ -90,15 +90,15 @@ func TestIllegalMoveIsDecodedWithTheLegalMoves(t *testing.T) {
 	if got := refusal.List("legalMoves"); !slices.Equal(got, italianOpenings) {
 		t.Errorf("legalMoves = %v, want %v", got, italianOpenings)
 	}
-	if _, named := refusal.Fields["move"]; !named {
-		t.Errorf("BadRequest fields = %v, want the field move", refusal.Fields)
+	if _, named := refusal.Fields["notation"]; !named {
+		t.Errorf("BadRequest fields = %v, want the field notation", refusal.Fields)
 	}
 }
 
 func TestMoveTextThatIsNoMoveIsDecoded(t *testing.T) {
 	client := damieratest.Connect(t)
 	_, err := client.Rules.ApplyMove(context.Background(), &damierav1.ApplyMoveRequest{
-		Variant: damierav1.Variant_VARIANT_ITALIAN, Move: "zz",
+		Variant: damierav1.Variant_VARIANT_ITALIAN, Notation: "zz",
 	})
 	if reason := damiera.ReasonOf(err); reason != damiera.ReasonInvalidMoveText {
 		t.Errorf("reason = %q (%v), want %s", reason, err, damiera.ReasonInvalidMoveText)

@@ -13,10 +13,10 @@ import (
 // increment: Fischer, such as 3+2 as base_s 180 and increment_s 2), a time per move, or days per
 // move (correspondence). Damiera checks the ranges.
 type TimeControlRequest struct {
-	BaseSeconds      uint32 `json:"base_s,omitempty"`
-	IncrementSeconds uint32 `json:"increment_s,omitempty"`
-	PerMoveSeconds   uint32 `json:"per_move_s,omitempty"`
-	DaysPerMove      uint32 `json:"days_per_move,omitempty"`
+	BaseSeconds      int32 `json:"base_s,omitempty"`
+	IncrementSeconds int32 `json:"increment_s,omitempty"`
+	PerMoveSeconds   int32 `json:"per_move_s,omitempty"`
+	DaysPerMove      int32 `json:"days_per_move,omitempty"`
 }
 
 // ClockView is both clocks as Damiera read them: a page counts the running side's time down from
@@ -38,26 +38,26 @@ func timeControlOf(request *TimeControlRequest) (*damierav1.TimeControl, bool) {
 	if request == nil {
 		return nil, true
 	}
-	seconds := func(n uint32) *durationpb.Duration { return durationpb.New(time.Duration(n) * time.Second) }
+	seconds := func(n int32) *durationpb.Duration { return durationpb.New(time.Duration(n) * time.Second) }
 	var kinds []*damierav1.TimeControl
-	if request.BaseSeconds > 0 {
+	if request.BaseSeconds != 0 {
 		kinds = append(kinds, &damierav1.TimeControl{Kind: &damierav1.TimeControl_Fischer_{
 			Fischer: &damierav1.TimeControl_Fischer{
 				Base: seconds(request.BaseSeconds), Increment: seconds(request.IncrementSeconds),
 			},
 		}})
 	}
-	if request.PerMoveSeconds > 0 {
+	if request.PerMoveSeconds != 0 {
 		kinds = append(kinds, &damierav1.TimeControl{Kind: &damierav1.TimeControl_PerMove{
 			PerMove: seconds(request.PerMoveSeconds),
 		}})
 	}
-	if request.DaysPerMove > 0 {
+	if request.DaysPerMove != 0 {
 		kinds = append(kinds, &damierav1.TimeControl{Kind: &damierav1.TimeControl_DaysPerMove{
 			DaysPerMove: request.DaysPerMove,
 		}})
 	}
-	if len(kinds) != 1 || (request.IncrementSeconds > 0 && request.BaseSeconds == 0) {
+	if len(kinds) != 1 || (request.IncrementSeconds != 0 && request.BaseSeconds == 0) {
 		return nil, false
 	}
 	return kinds[0], true

@@ -29,8 +29,8 @@ type SeatRequest struct {
 // EngineRequest sets the engine's strength: a level from 1 to 20 (0: the strongest, 20) and its
 // time per move.
 type EngineRequest struct {
-	Level      uint32 `json:"level"`
-	MoveTimeMS uint32 `json:"move_time_ms"`
+	Level      int32 `json:"level"`
+	MoveTimeMS int32 `json:"move_time_ms"`
 }
 
 // CreateResponse is the answer of POST /games.
@@ -109,7 +109,7 @@ func seatOf(seat SeatRequest) *damierav1.Seat {
 		}}
 	}
 	engine := &damierav1.EngineSeat{Level: seat.Engine.Level}
-	if seat.Engine.MoveTimeMS > 0 {
+	if seat.Engine.MoveTimeMS != 0 {
 		moveTime := time.Duration(seat.Engine.MoveTimeMS) * time.Millisecond
 		engine.Limits = &damierav1.SearchLimits{MoveTime: durationpb.New(moveTime)}
 	}

@@ -71,9 +71,11 @@ func httpStatus(refusal *damiera.Error) int {
 		return http.StatusUnprocessableEntity // well-formed, but not a move the rules allow here
 	case damiera.ReasonRateLimited:
 		return http.StatusTooManyRequests
+	case damiera.ReasonRequestTooLarge:
+		return http.StatusRequestEntityTooLarge // RESOURCE_EXHAUSTED, but no retry will help
 	}
 	switch refusal.Code {
-	case codes.InvalidArgument, codes.OutOfRange:
+	case codes.InvalidArgument:
 		return http.StatusBadRequest
 	case codes.NotFound:
 		return http.StatusNotFound

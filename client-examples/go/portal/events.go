@@ -65,16 +65,16 @@ func (p *Portal) streamEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 // resumePly is the number of moves a returning page has (its Last-Event-ID); nil for a new one.
-func resumePly(r *http.Request) (*uint32, bool) {
+func resumePly(r *http.Request) (*int32, bool) {
 	lastID := r.Header.Get("Last-Event-ID")
 	if lastID == "" {
 		return nil, true
 	}
-	ply, err := strconv.ParseUint(lastID, 10, 32)
-	if err != nil {
+	ply, err := strconv.ParseInt(lastID, 10, 32)
+	if err != nil || ply < 0 {
 		return nil, false
 	}
-	return new(uint32(ply)), true
+	return new(int32(ply)), true
 }
 
 // eventStream writes Server-Sent Events to one page.
@@ -128,5 +128,5 @@ func (s *eventStream) write(text string) error {
 }
 
 func plyID(state *damierav1.GameState) string {
-	return strconv.FormatUint(uint64(state.GetPly()), 10)
+	return strconv.FormatInt(int64(state.GetPly()), 10)
 }

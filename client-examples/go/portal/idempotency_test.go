@@ -51,7 +51,7 @@ func TestAnIdempotencyKeyIsItsUsersOwn(t *testing.T) {
 	moves := "/games/" + annas.Game.ID + "/moves"
 	for _, step := range []struct {
 		seat, move string
-		ply        uint32
+		ply        int32
 	}{{"white", "22-18", 0}, {"white", "22-18", 0}, {"black", "12-16", 1}} {
 		header := keyed("m")
 		header.Set("Authorization", "Bearer "+retried.Seats[step.seat])

@@ -18,7 +18,7 @@ type MoveRequest struct {
 	Move string `json:"move"`
 	// Ply, when set, is the number of moves the player saw played: if the game has moved on
 	// since, the move is refused (409 STALE_STATE) instead of being played in another position.
-	Ply *uint32 `json:"ply,omitempty"`
+	Ply *int32 `json:"ply,omitempty"`
 }
 
 // MoveResponse is the answer of POST /games/{id}/moves: the move as stored and the state after
@@ -53,7 +53,7 @@ func (p *Portal) makeMove(w http.ResponseWriter, r *http.Request) {
 		writeDamieraError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, MoveResponse{Move: moveView(made.GetMove()), State: stateView(made.GetGame().GetState())})
+	writeJSON(w, http.StatusOK, MoveResponse{Move: moveView(made.GetPlayedMove()), State: stateView(made.GetGame().GetState())})
 }
 
 // seatOfRequest is the seat of the request's `Authorization: Bearer <handle>`, when that is a

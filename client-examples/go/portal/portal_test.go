@@ -60,12 +60,12 @@ func TestTwoUsersPlayInTurnAndAWatcherSeesEveryMoveInOrder(t *testing.T) {
 	}
 	for ply, step := range sequence {
 		played := anna.move(id, seats[step.seat], step.notation)
-		if played.Move.Ply != uint32(ply) || played.Move.Color != step.color || played.State.Ply != uint32(ply+1) {
+		if played.Move.Ply != int32(ply) || played.Move.Color != step.color || played.State.Ply != int32(ply+1) {
 			t.Errorf("move %s answered %+v at ply %d", step.notation, played.Move, played.State.Ply)
 		}
 		var update portal.UpdateView
 		got := next(t, events, &update)
-		want := []portal.MoveView{{Ply: uint32(ply), Color: step.color, Notation: step.notation}}
+		want := []portal.MoveView{{Ply: int32(ply), Color: step.color, Notation: step.notation}}
 		if got.kind != "update" || got.id != strconv.Itoa(ply+1) || !reflect.DeepEqual(update.Moves, want) {
 			t.Errorf("event after %s = %s %s %+v, want update %d with %+v",
 				step.notation, got.kind, got.id, update.Moves, ply+1, want)
@@ -127,7 +127,7 @@ func TestAMoveForAStalePlyIsRefused(t *testing.T) {
 	anna.move(created.Game.ID, created.Seats["white"], "22-18")
 	var refusal portal.ErrorView
 	code := anna.call("POST", "/games/"+created.Game.ID+"/moves", created.Seats["black"],
-		portal.MoveRequest{Move: "12-16", Ply: new(uint32(0))}, &refusal)
+		portal.MoveRequest{Move: "12-16", Ply: new(int32(0))}, &refusal)
 	if code != http.StatusConflict || refusal.Error != damiera.ReasonStaleState {
 		t.Errorf("a move for ply 0 at ply 1 answered %d %s, want 409 STALE_STATE", code, refusal.Error)
 	}

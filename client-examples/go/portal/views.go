@@ -23,12 +23,12 @@ type GameView struct {
 type PlayerView struct {
 	Name string `json:"name,omitempty"`
 	// EngineLevel is the engine's level, 1 to 20, at an engine's seat; absent at a person's.
-	EngineLevel uint32 `json:"engine_level,omitempty"`
+	EngineLevel int32 `json:"engine_level,omitempty"`
 }
 
 // MoveView is one move of a game.
 type MoveView struct {
-	Ply      uint32   `json:"ply"`
+	Ply      int32    `json:"ply"`
 	Color    string   `json:"color"`
 	Notation string   `json:"notation"`
 	Captures []string `json:"captures,omitempty"`
@@ -37,7 +37,7 @@ type MoveView struct {
 
 // StateView is how a game stands.
 type StateView struct {
-	Ply        uint32 `json:"ply"`
+	Ply        int32  `json:"ply"`
 	FEN        string `json:"fen"`
 	SideToMove string `json:"side_to_move"`
 	// Result is "ongoing", "won", "drawn" or "aborted"; Winner and Reason say more once it is not
@@ -79,7 +79,7 @@ func playerView(seat *damierav1.Seat) PlayerView {
 }
 
 // engineLevel is the level an engine seat plays at: Damiera's level 0 is its strongest, 20.
-func engineLevel(level uint32) uint32 {
+func engineLevel(level int32) int32 {
 	if level == 0 {
 		return 20
 	}
@@ -99,8 +99,8 @@ func moveView(move *damierav1.GameMove) MoveView {
 		Ply:      move.GetPly(),
 		Color:    colorWord(move.GetColor()),
 		Notation: move.GetNotation(),
-		Captures: move.GetMove().GetCaptures(),
-		Promotes: move.GetMove().GetPromotes(),
+		Captures: move.GetStructured().GetCaptures(),
+		Promotes: move.GetStructured().GetPromotes(),
 	}
 }
 

@@ -33,7 +33,7 @@ const maxFruitlessWatches = 6
 // relay fails, the server refuses the watch, or maxFruitlessWatches in a row end with UNAVAILABLE
 // (the error). fromPly, when set, is the number of moves the follower has: the first message then
 // holds only the moves after them.
-func follow(ctx context.Context, games damierav1.GameServiceClient, name string, fromPly *uint32,
+func follow(ctx context.Context, games damierav1.GameServiceClient, name string, fromPly *int32,
 	relay func(*damierav1.WatchGameResponse) error) error {
 	pause, fruitless := firstRewatchPause, 0
 	for {
@@ -62,15 +62,15 @@ func follow(ctx context.Context, games damierav1.GameServiceClient, name string,
 
 // watchOnce relays one WatchGame stream until it ends, and answers the number of moves relayed
 // by then (nil when nothing came through) with the error that ended it (io.EOF: the game is over).
-func watchOnce(ctx context.Context, games damierav1.GameServiceClient, name string, fromPly *uint32,
-	relay func(*damierav1.WatchGameResponse) error) (*uint32, error) {
+func watchOnce(ctx context.Context, games damierav1.GameServiceClient, name string, fromPly *int32,
+	relay func(*damierav1.WatchGameResponse) error) (*int32, error) {
 	ctx, cancel := context.WithCancel(ctx) // ends the stream when relay fails
 	defer cancel()
 	stream, err := games.WatchGame(ctx, &damierav1.WatchGameRequest{Name: name, FromPly: fromPly})
 	if err != nil {
 		return nil, err
 	}
-	var plies *uint32
+	var plies *int32
 	for {
 		message, err := stream.Recv()
 		if err != nil {
@@ -88,7 +88,7 @@ func watchOnce(ctx context.Context, games damierav1.GameServiceClient, name stri
 	}
 }
 
-func plyText(ply *uint32) any {
+func plyText(ply *int32) any {
 	if ply == nil {
 		return "start"
 	}

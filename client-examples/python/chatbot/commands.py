@@ -165,7 +165,7 @@ class ChatBot:
         self._games.put(chat_id, game)
         state = game.get().state
         clock = f" ({format_time_control(time_control)})" if time_control else ""
-        text = f"New {variant_name(variant)} game{clock}. You play White: your move."
+        text = f"New {variant_name(variant)} game {game.game_id}{clock}. You play White: your move."
         if resigned:
             text = f"You resigned your previous game. {text}"
         return self._with_board(game, state, text)
@@ -175,7 +175,7 @@ class ChatBot:
         if not argument:
             return Reply("Which move? For example: !move 22-18")
         played = game.make_move(argument)
-        lines = [f"You played {played.move.notation}."]
+        lines = [f"You played {played.played_move.notation}."]
         try:
             turn = game.wait_for_turn(from_ply=played.game.state.ply)
         except (grpc.RpcError, WatchEnded):
@@ -213,8 +213,8 @@ class ChatBot:
         request = game_service_pb2.ReviewGameRequest(name=game.name, limits=self._review_limits)
         moves, summary = [], None
         for message in self._services.games.ReviewGame(request):
-            if message.HasField("move"):
-                moves.append(message.move)
+            if message.HasField("reviewed_move"):
+                moves.append(message.reviewed_move)
             else:
                 summary = message.summary
         if not moves or summary is None:

@@ -15,7 +15,7 @@ from grpc_status import rpc_status
 
 @dataclass(frozen=True)
 class FieldViolation:
-    """One bad request field, as a path into the request ("move", "search.limits.depth")."""
+    """One bad request field, as a path into the request ("notation", "search.limits.depth")."""
 
     field: str
     description: str

@@ -52,6 +52,12 @@ class HostedGame:
     # out of the repr, so that no log line, traceback or test diff shows it.
     token: str = field(repr=False)
 
+    @property
+    def game_id(self) -> str:
+        """The id in the game's name (`7k2mq9xj4d` of `games/7k2mq9xj4d`): short enough for a
+        person to read in a chat and type back; the server reads it ignoring case."""
+        return self.name.removeprefix("games/")
+
     @classmethod
     def create_against_engine(
         cls,

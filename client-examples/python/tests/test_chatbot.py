@@ -1,5 +1,6 @@
 """The chat bot end to end: every command, its refusals in words, and one game per chat."""
 
+import dataclasses
 import re
 import threading
 import time
@@ -14,7 +15,7 @@ from damiera_client import hosted_game
 from damiera_client.connection import Services, open_channel
 from damiera_client.errors import decode_error
 from damiera_client.limits import search_limits
-from shared import ITALIAN_OPENING_MOVES, PNG_SIGNATURE, legal_notations
+from shared import ITALIAN_OPENING_MOVES, PNG_SIGNATURE, legal_notations, masked_game_id
 
 NO_GAME = "There is no game in this chat yet: start one with !new italian."
 ITALIAN_START_BOARD = [
@@ -82,7 +83,7 @@ def test_new_needs_a_known_variant(bot):
 
 def test_new_game_answers_the_board_as_text_and_png(bot):
     reply = bot.handle("chat-start", "!new italian")
-    assert reply.text == "New italian game. You play White: your move."
+    assert masked_game_id(reply.text) == "New italian game <id>. You play White: your move."
     assert reply.board_text.splitlines() == ITALIAN_START_BOARD
     assert reply.board_png.startswith(PNG_SIGNATURE)
 
@@ -98,8 +99,8 @@ def test_new_needs_a_known_time_control(bot):
 def test_a_timed_game_shows_both_clocks(bot):
     reply = bot.handle("chat-clocks", "!new italian 3+2")
     # No clock runs before each side's first move.
-    assert reply.text == (
-        "New italian game (3+2). You play White: your move.\nWhite 3:00 · Black 3:00"
+    assert masked_game_id(reply.text) == (
+        "New italian game <id> (3+2). You play White: your move.\nWhite 3:00 · Black 3:00"
     )
     assert reply.board_text.splitlines() == ITALIAN_START_BOARD
     reply = bot.handle("chat-clocks", "!move 22-18")
@@ -215,7 +216,7 @@ def test_each_chat_has_its_own_game(bot):
 
 def test_an_ambiguous_move_is_explained_with_its_candidates(services):
     request = rules_service_pb2.ApplyMoveRequest(
-        variant=types_pb2.VARIANT_ITALIAN, fen="W:W22:B19,11,18,10", move="22x6"
+        variant=types_pb2.VARIANT_ITALIAN, fen="W:W22:B19,11,18,10", notation="22x6"
     )
     with pytest.raises(grpc.RpcError) as raised:
         services.rules.ApplyMove(request)
@@ -255,17 +256,21 @@ def test_a_new_game_resigns_the_one_going_on(services):
     bot.handle("chat-again", "!new italian")
     first = games.get("chat-again")
     reply = bot.handle("chat-again", "!new turkish")
-    assert reply.text == (
-        "You resigned your previous game. New turkish game. You play White: your move."
+    assert masked_game_id(reply.text) == (
+        "You resigned your previous game. New turkish game <id>. You play White: your move."
     )
     assert first.get().state.status.win_reason == types_pb2.WIN_REASON_RESIGNATION
     second = games.get("chat-again")
+    # The answer names the game by its short id, which the server takes back in any case.
+    assert f"New turkish game {second.game_id}." in reply.text
+    renamed = dataclasses.replace(second, name="games/" + second.game_id.upper())
+    assert renamed.get().name == second.name
     # Games are public to read: the chat id (a Telegram user id) is not shown as a name.
     assert second.get().white.person.display_name == ""
     # A game that is over already is left as it is.
     bot.handle("chat-again", "!resign")
     reply = bot.handle("chat-again", "!new italian")
-    assert reply.text == "New italian game. You play White: your move."
+    assert masked_game_id(reply.text) == "New italian game <id>. You play White: your move."
     assert second.get().state.status.win_reason == types_pb2.WIN_REASON_RESIGNATION
 
 

@@ -17,19 +17,19 @@ def refusal_of(call) -> DamieraError:
 
 
 def test_an_illegal_move_is_refused_with_the_legal_moves(services):
-    request = rules_service_pb2.ApplyMoveRequest(variant=types_pb2.VARIANT_ITALIAN, move="22-17")
+    request = rules_service_pb2.ApplyMoveRequest(variant=types_pb2.VARIANT_ITALIAN, notation="22-17")
     error = refusal_of(lambda: services.rules.ApplyMove(request))
     assert error.code == grpc.StatusCode.INVALID_ARGUMENT
     assert error.reason == "ILLEGAL_MOVE"
     assert error.domain == "damiera.dev"
     assert error.legal_moves == ITALIAN_OPENING_MOVES
-    assert [violation.field for violation in error.field_violations] == ["move"]
-    assert error.field_violations[0].description.startswith("move: 22-17 is not a legal move here")
+    assert [violation.field for violation in error.field_violations] == ["notation"]
+    assert error.field_violations[0].description.startswith("notation: 22-17 is not a legal move here")
 
 
 def test_a_missing_variant_names_the_variant_field(services):
     error = refusal_of(
-        lambda: services.rules.ApplyMove(rules_service_pb2.ApplyMoveRequest(move="22-18"))
+        lambda: services.rules.ApplyMove(rules_service_pb2.ApplyMoveRequest(notation="22-18"))
     )
     assert error.reason == "UNSUPPORTED_VARIANT"
     assert [violation.field for violation in error.field_violations] == ["variant"]
@@ -67,7 +67,7 @@ def test_a_move_for_a_stale_ply_is_aborted_and_not_retried(services):
 
 def test_an_ambiguous_short_form_lists_the_moves_it_fits(services):
     request = rules_service_pb2.ApplyMoveRequest(
-        variant=types_pb2.VARIANT_ITALIAN, fen="W:W22:B19,11,18,10", move="22x6"
+        variant=types_pb2.VARIANT_ITALIAN, fen="W:W22:B19,11,18,10", notation="22x6"
     )
     error = refusal_of(lambda: services.rules.ApplyMove(request))
     assert error.reason == "AMBIGUOUS_MOVE"

@@ -27,9 +27,9 @@ def test_a_forced_capture_leaves_only_captures(services):
 
 
 def test_apply_move_answers_the_new_position(services):
-    request = rules_service_pb2.ApplyMoveRequest(variant=types_pb2.VARIANT_ITALIAN, move="22-18")
+    request = rules_service_pb2.ApplyMoveRequest(variant=types_pb2.VARIANT_ITALIAN, notation="22-18")
     answer = services.rules.ApplyMove(request)
-    assert answer.move.notation == "22-18"
+    assert answer.played_move.notation == "22-18"
     assert (
         answer.position.fen == "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
     )
@@ -39,12 +39,12 @@ def test_apply_move_answers_the_new_position(services):
 
 def test_a_short_capture_is_written_in_full_and_can_win(services):
     request = rules_service_pb2.ApplyMoveRequest(
-        variant=types_pb2.VARIANT_ITALIAN, fen="W:W22:B18,10", move="22x6"
+        variant=types_pb2.VARIANT_ITALIAN, fen="W:W22:B18,10", notation="22x6"
     )
     answer = services.rules.ApplyMove(request)
-    assert answer.move.notation == "22x13x6"
-    assert list(answer.move.path) == ["13", "6"]
-    assert list(answer.move.captures) == ["18", "10"]
+    assert answer.played_move.notation == "22x13x6"
+    assert list(answer.played_move.path) == ["13", "6"]
+    assert list(answer.played_move.captures) == ["18", "10"]
     assert answer.position.fen == "B:W6:B"
     assert answer.status.state == types_pb2.PositionStatus.STATE_WON
     assert answer.status.winner == types_pb2.COLOR_WHITE
@@ -57,7 +57,7 @@ def test_perft_two_plies_from_the_italian_start_divides_into_seven_times_seven(s
     )
     answer = services.rules.Perft(request)
     assert answer.nodes == 49
-    assert [(division.move.notation, division.nodes) for division in answer.divisions] == [
+    assert [(division.first_move.notation, division.nodes) for division in answer.divisions] == [
         (move, 7) for move in ITALIAN_OPENING_MOVES
     ]
 

@@ -10,7 +10,7 @@ from chatbot.reply import Reply
 from chatbot.telegram_adapter import build_application
 from damiera_client.limits import search_limits
 from fake_telegram_api import FakeTelegramApi
-from shared import ITALIAN_OPENING_MOVES, PNG_SIGNATURE
+from shared import ITALIAN_OPENING_MOVES, PNG_SIGNATURE, masked_game_id
 
 CHAT_ID = 777
 
@@ -62,8 +62,8 @@ def test_a_new_game_is_sent_as_a_text_board_then_a_png(services):
     api = run_messages(services, ["!new italian", "!move 22-17"])
     (board_message, _), (refusal, _) = api.sent("sendMessage")
     assert board_message["chat_id"] == CHAT_ID
-    assert board_message["text"].startswith(
-        "New italian game. You play White: your move.\n<pre> b     b"
+    assert masked_game_id(board_message["text"]).startswith(
+        "New italian game <id>. You play White: your move.\n<pre> b     b"
     )
     assert board_message["text"].endswith("</pre>")
     assert refusal["text"] == (
@@ -79,8 +79,8 @@ def test_a_new_game_is_sent_as_a_text_board_then_a_png(services):
 def test_a_timed_game_is_sent_with_both_clocks_above_the_board(services):
     api = run_messages(services, ["!new turkish 10+5", "!abort"])
     (board_message, _), (aborted, _) = api.sent("sendMessage")
-    assert board_message["text"].startswith(
-        "New turkish game (10+5). You play White: your move.\n"
+    assert masked_game_id(board_message["text"]).startswith(
+        "New turkish game <id> (10+5). You play White: your move.\n"
         "White 10:00 · Black 10:00\n<pre>8  .  .  .  .  .  .  .  ."
     )
     assert aborted["text"].startswith(

@@ -50,7 +50,7 @@ function wholeNumberFlag(name: keyof typeof args, min: number, max: number): num
 /** Plays an illegal move on purpose and prints what the error says, as a program reads it. */
 async function showIllegalMoveError(clients: DamieraClients, variant: Variant): Promise<void> {
   try {
-    await clients.rules.applyMove({ variant, move: "1-2" });
+    await clients.rules.applyMove({ variant, notation: "1-2" });
   } catch (error) {
     const { code, reason, metadata, message } = decodeDamieraError(error);
     console.log(`ApplyMove "1-2" refused: ${Code[code]}, reason ${reason}: ${message}`);

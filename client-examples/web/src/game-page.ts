@@ -171,12 +171,12 @@ export class GamePage {
 
   private redraw(): void {
     if (!this.layout || !this.position) return;
-    const lastMove = this.game?.current.moves.at(-1)?.move;
+    const lastMove = this.game?.current.moves.at(-1)?.structured;
     this.board.draw({
       layout: this.layout,
       position: this.position,
       marks: this.picker.marks(),
-      lastMove: lastMove ? [lastMove.from, ...lastMove.path] : [],
+      lastMove: lastMove ? [lastMove.fromSquare, ...lastMove.path] : [],
     });
   }
 

@@ -112,7 +112,7 @@ export class HostedGame {
       { name: this.game.name, notation, expectedPly: plyOf(this.game) },
       { headers: this.seatHeaders() },
     );
-    if (answer.game) this.acted(answer.game, answer.move);
+    if (answer.game) this.acted(answer.game, answer.playedMove);
   }
 
   /** Resigns for the player's seat. */

@@ -42,7 +42,7 @@ export class MovePicker {
   private candidates(): Move[] {
     const [from, ...steps] = this.picked;
     return this.moves.filter(
-      (move) => move.from === from && steps.every((square, index) => move.path[index] === square),
+      (move) => move.fromSquare === from && steps.every((square, index) => move.path[index] === square),
     );
   }
 
@@ -53,7 +53,7 @@ export class MovePicker {
     }
     const candidates = this.candidates();
     const next = this.picked.length - 1;
-    const ending = candidates.filter((move) => move.to === square);
+    const ending = candidates.filter((move) => move.toSquare === square);
     const landing = candidates.filter((move) => move.path[next] === square);
     if (ending.length === 1) {
       return this.chosen(ending[0]);
@@ -93,17 +93,17 @@ export class MovePicker {
     return {
       movable: this.movable(),
       picked: [...this.picked],
-      targets: new Set(candidates.map((move) => move.to)),
+      targets: new Set(candidates.map((move) => move.toSquare)),
       steps: new Set(
         candidates
           .map((move) => move.path[next])
-          .filter((square) => square !== undefined && !candidates.some((move) => move.to === square)),
+          .filter((square) => square !== undefined && !candidates.some((move) => move.toSquare === square)),
       ),
     };
   }
 
   private movable(): Set<string> {
-    return new Set(this.moves.map((move) => move.from));
+    return new Set(this.moves.map((move) => move.fromSquare));
   }
 
   private pickPiece(square: string): Pick {

@@ -38,7 +38,7 @@ export class ReviewPanel {
     try {
       for await (const message of this.games.reviewGame(request, { signal: running.signal })) {
         const update = message.update;
-        if (update.case === "move") {
+        if (update.case === "reviewedMove") {
           progress.textContent = `Reviewing the game: ${update.value.done} of ${update.value.total} moves`;
         } else if (update.case === "summary") {
           const { white, black, chartSvg } = update.value;

@@ -15,8 +15,8 @@ import { createServer } from "vite";
  * @param {string} notation the move in full, "22x13x6" or "23-19"
  */
 function move(notation) {
-  const [from, ...path] = notation.split(/[-x]/);
-  return { notation, from, to: path[path.length - 1], path };
+  const [fromSquare, ...path] = notation.split(/[-x]/);
+  return { notation, fromSquare, toSquare: path[path.length - 1], path };
 }
 
 // White man on 22 with two ways to take two pieces and end on 6, and a man on 23 that steps.

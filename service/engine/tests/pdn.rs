@@ -294,6 +294,16 @@ fn writer_escapes_quotes_and_backslashes_in_tag_values() {
 }
 
 #[test]
+fn writer_writes_control_characters_in_tag_values_as_spaces_so_the_game_reads_back() {
+    let given = tags(&[("White", "Anna\nBianchi"), ("Black", "Bea\t\u{7}Neri\r")]);
+    let text = pdn::write_game(&Game::new(Variant::Italian), &given);
+    assert!(text.contains("[White \"Anna Bianchi\"]\n"), "{text}");
+    assert!(text.contains("[Black \"Bea  Neri \"]\n"), "{text}");
+    let back = read(&text, Variant::Italian);
+    assert_eq!((back[0].tag("White"), back[0].tag("Black")), (Some("Anna Bianchi"), Some("Bea  Neri ")));
+}
+
+#[test]
 fn an_empty_game_is_its_tags_and_a_result() {
     let text = pdn::write_game(&Game::new(Variant::Triestina), &[]);
     assert!(text.ends_with("[GameType \"22,W,10,10,N2,1\"]\n\n*\n"), "{text}");

@@ -64,7 +64,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     variant: pb::Variant::Italian.into(),
                     fen: text.into(),
                     limits: Some(pb::SearchLimits { move_time: Some(time.try_into()?), ..Default::default() }),
-                    hash_mib: cli.hash,
+                    hash_mib: i32::try_from(cli.hash)?,
                     ..Default::default()
                 };
                 let started = Instant::now();

@@ -349,7 +349,7 @@ async fn watch(args: WatchArgs) -> Result<(), String> {
         client.make_move(seats.next_move(&game, chosen)).await.map_err(|e| format!("a move failed: {e}"))?;
         let answered = Instant::now();
         game.play_move(chosen).expect("the line is legal");
-        let arrived = gather(&mut received, game.ply() as u32, args.watchers).await;
+        let arrived = gather(&mut received, game.ply() as i32, args.watchers).await;
         missed += args.watchers - arrived.count;
         let last = arrived.last.ok_or("no watcher got a move")?;
         from_send.push(last - sent);
@@ -384,7 +384,7 @@ async fn watch(args: WatchArgs) -> Result<(), String> {
 }
 
 /// One watcher: reports the ply of the game when its stream opens, then that of every update.
-async fn follow(mut client: GameServiceClient<Channel>, name: String, reports: mpsc::UnboundedSender<(u32, Instant)>) {
+async fn follow(mut client: GameServiceClient<Channel>, name: String, reports: mpsc::UnboundedSender<(i32, Instant)>) {
     let mut stream = match client.watch_game(WatchGameRequest { name, from_ply: None }).await {
         Ok(response) => response.into_inner(),
         Err(status) => return eprintln!("game_load: WatchGame failed: {status}"),
@@ -410,7 +410,7 @@ struct Arrivals {
 }
 
 /// Waits until `watchers` watchers report `ply` (or [`FAN_OUT_TIMEOUT`] passes).
-async fn gather(received: &mut mpsc::UnboundedReceiver<(u32, Instant)>, ply: u32, watchers: usize) -> Arrivals {
+async fn gather(received: &mut mpsc::UnboundedReceiver<(i32, Instant)>, ply: i32, watchers: usize) -> Arrivals {
     let mut arrivals = Arrivals { count: 0, last: None };
     let deadline = tokio::time::Instant::now() + FAN_OUT_TIMEOUT;
     while arrivals.count < watchers {
@@ -702,7 +702,7 @@ async fn other_call(
         }
         3 => {
             // From three moves back: the first message must bring the watcher up to date.
-            let from_ply = moves.len().saturating_sub(3) as u32;
+            let from_ply = moves.len().saturating_sub(3) as i32;
             let answer = replicas
                 .call(tally, turn, |c| {
                     let name = name.clone();
@@ -716,7 +716,7 @@ async fn other_call(
             if let Some(Some(message)) = tally.answered("WatchGame", answer) {
                 let ply = match message.event {
                     Some(Event::Update(update)) => update.state.map_or(0, |s| s.ply),
-                    _ => u32::MAX,
+                    _ => i32::MAX,
                 };
                 if ply as usize != moves.len() {
                     tally
@@ -967,7 +967,7 @@ impl Seats {
         let message = MakeMoveRequest {
             name: self.name.clone(),
             notation: notation::write(game.variant(), chosen),
-            expected_ply: Some(game.ply() as u32),
+            expected_ply: Some(game.ply() as i32),
             ..Default::default()
         };
         let token = match game.position().turn() {

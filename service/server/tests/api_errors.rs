@@ -62,16 +62,16 @@ fn examples() -> Vec<(ApiError, Expected)> {
             expect("INVALID_FEN", InvalidArgument, Some("fen"), &["token"]),
         ),
         (
-            ApiError::Move { field: "move".into(), error: move_error("22-") },
-            expect("INVALID_MOVE_TEXT", InvalidArgument, Some("move"), &[]),
+            ApiError::Move { field: "notation".into(), error: move_error("22-") },
+            expect("INVALID_MOVE_TEXT", InvalidArgument, Some("notation"), &[]),
         ),
         (
-            ApiError::Move { field: "move".into(), error: move_error("22-17") },
-            expect("ILLEGAL_MOVE", InvalidArgument, Some("move"), &["legalMoves"]),
+            ApiError::Move { field: "notation".into(), error: move_error("22-17") },
+            expect("ILLEGAL_MOVE", InvalidArgument, Some("notation"), &["legalMoves"]),
         ),
         (
-            ApiError::Move { field: "move".into(), error: ambiguous() },
-            expect("AMBIGUOUS_MOVE", InvalidArgument, Some("move"), &["candidates"]),
+            ApiError::Move { field: "notation".into(), error: ambiguous() },
+            expect("AMBIGUOUS_MOVE", InvalidArgument, Some("notation"), &["candidates"]),
         ),
         (
             ApiError::over_limit("search.limits.depth", 99, 40),
@@ -120,6 +120,10 @@ fn examples() -> Vec<(ApiError, Expected)> {
             expect("WATCH_TOO_SLOW", ResourceExhausted, None, &["fromPly"]),
         ),
         (ApiError::TooManyWatches { open: 100 }, expect("TOO_MANY_WATCHES", ResourceExhausted, None, &["maximum"])),
+        (
+            ApiError::RequestTooLarge { detail: "found 300000 bytes".into(), maximum: 262_144 },
+            expect("REQUEST_TOO_LARGE", ResourceExhausted, None, &["maximum"]),
+        ),
         (ApiError::Internal("bug".into()), expect("INTERNAL", Internal, None, &[])),
     ]
 }
@@ -161,6 +165,7 @@ fn covered(error: &ApiError) {
         | ApiError::RateLimited { .. }
         | ApiError::WatchTooSlow { .. }
         | ApiError::TooManyWatches { .. }
+        | ApiError::RequestTooLarge { .. }
         | ApiError::Internal(_) => {}
     }
 }

@@ -16,7 +16,7 @@ fn search(variant: Variant, limits: SearchLimits) -> SearchRequest {
     SearchRequest { variant: variant.into(), limits: Some(limits), ..Default::default() }
 }
 
-fn depth(depth: u32) -> SearchLimits {
+fn depth(depth: i32) -> SearchLimits {
     SearchLimits { depth, ..Default::default() }
 }
 
@@ -108,6 +108,17 @@ async fn requests_over_the_caps_are_refused_with_the_field() {
         (SearchRequest { level: 21, ..search(Variant::Italian, depth(2)) }, "search.level", "INVALID_ARGUMENT"),
         (SearchRequest { variant: 0, ..search(Variant::Italian, depth(2)) }, "search.variant", "UNSUPPORTED_VARIANT"),
         (SearchRequest { fen: "W:W99:B1".into(), ..search(Variant::Italian, depth(2)) }, "search.fen", "INVALID_FEN"),
+        // Signed on the wire (AIP-141), never negative.
+        (search(Variant::Italian, depth(-1)), "search.limits.depth", "INVALID_ARGUMENT"),
+        (
+            search(Variant::Italian, SearchLimits { nodes: -1, ..Default::default() }),
+            "search.limits.nodes",
+            "INVALID_ARGUMENT",
+        ),
+        (SearchRequest { threads: -1, ..search(Variant::Italian, depth(2)) }, "search.threads", "INVALID_ARGUMENT"),
+        (SearchRequest { hash_mib: -1, ..search(Variant::Italian, depth(2)) }, "search.hash_mib", "INVALID_ARGUMENT"),
+        (SearchRequest { multipv: -2, ..search(Variant::Italian, depth(2)) }, "search.multipv", "INVALID_ARGUMENT"),
+        (SearchRequest { level: -3, ..search(Variant::Italian, depth(2)) }, "search.level", "INVALID_ARGUMENT"),
     ];
     for (request, field, reason) in cases {
         let error = failure(engine.best_move(BestMoveRequest { search: Some(request) }).await);
@@ -118,6 +129,12 @@ async fn requests_over_the_caps_are_refused_with_the_field() {
     }
     let error = failure(engine.best_move(BestMoveRequest { search: None }).await);
     assert_eq!(error.fields, ["search"]);
+    let negative =
+        failure(engine.best_move(BestMoveRequest { search: Some(search(Variant::Italian, depth(-1))) }).await);
+    assert_eq!(negative.message, "search.limits.depth: -1 is negative: give 0 or more");
+    // A seed is any 64 bits.
+    let seeded = SearchRequest { seed: -5, level: 3, ..search(Variant::Italian, depth(2)) };
+    assert!(engine.best_move(BestMoveRequest { search: Some(seeded) }).await.is_ok());
 }
 
 #[tokio::test]

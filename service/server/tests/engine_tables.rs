@@ -32,7 +32,7 @@ fn local(position: &Position, history: &[Position], depth: u32, table: &Transpos
     (result.nodes, damiera_engine::notation::write(position.variant(), &result.best_move.unwrap()))
 }
 
-fn request(variant: Variant, moves: &[&str], depth: u32, hash_mib: u32) -> SearchRequest {
+fn request(variant: Variant, moves: &[&str], depth: i32, hash_mib: i32) -> SearchRequest {
     SearchRequest {
         variant: variant.into(),
         moves: moves.iter().map(|m| m.to_string()).collect(),
@@ -43,7 +43,7 @@ fn request(variant: Variant, moves: &[&str], depth: u32, hash_mib: u32) -> Searc
 }
 
 fn answer(result: &SearchResult) -> (u64, String) {
-    (result.nodes, result.best_move.as_ref().unwrap().notation.clone())
+    (u64::try_from(result.nodes).expect("a count"), result.best_move.as_ref().unwrap().notation.clone())
 }
 
 async fn best_move(server: &TestServer, search: SearchRequest) -> (u64, String) {

@@ -39,7 +39,7 @@ async fn review(server: &TestServer, request: ReviewGameRequest) -> (Vec<Reviewe
     let mut moves = Vec::new();
     while let Some(message) = stream.next().await {
         match message.unwrap().update {
-            Some(Update::Move(reviewed)) => moves.push(reviewed),
+            Some(Update::ReviewedMove(reviewed)) => moves.push(reviewed),
             Some(Update::Summary(summary)) => {
                 assert!(stream.next().await.is_none(), "the summary is the last message");
                 return (moves, summary);

@@ -43,6 +43,7 @@ on_both_stores!(
     the_move_count_draws_after_forty_king_moves_each,
     the_turkish_options_apply,
     pdn_export_and_import_round_trip,
+    endings_and_names_survive_the_pdn_round_trip,
     watchers_see_every_change_and_can_resume,
     an_engine_seat_answers_a_move,
     an_engine_game_plays_itself_to_the_end,
@@ -62,7 +63,7 @@ fn person(name: &str) -> Option<Seat> {
     Some(Seat { player: Some(Player::Person(pb::Person { display_name: name.to_string() })) })
 }
 
-fn engine(level: u32, depth: u32) -> Option<Seat> {
+fn engine(level: i32, depth: i32) -> Option<Seat> {
     let limits = pb::SearchLimits { depth, ..Default::default() };
     Some(Seat { player: Some(Player::Engine(pb::EngineSeat { level, limits: Some(limits) })) })
 }
@@ -113,7 +114,11 @@ async fn a_created_game_reads_back_and_lists(backend: Backend) {
     let Some(server) = start(backend, &[]).await else { return };
     let mut games = server.games().await;
     let first = create(&mut games, ITALIAN, "").await;
-    assert!(first.name.starts_with("games/"), "{}", first.name);
+    // A name short enough to type: ten characters of Crockford's base 32, read in any case.
+    let id = first.name.strip_prefix("games/").expect("a game's name");
+    assert!(id.len() == 10 && id.bytes().all(|b| b"0123456789abcdefghjkmnpqrstvwxyz".contains(&b)), "{id}");
+    let shouted = get_game(&mut games, &format!("games/{}", id.to_uppercase())).await;
+    assert_eq!(shouted.name, first.name);
     for token in [&first.white, &first.black] {
         assert_eq!(token.len(), 64, "256 random bits as hex");
     }
@@ -163,11 +168,27 @@ async fn a_created_game_reads_back_and_lists(backend: Backend) {
     assert_eq!(names(&page_two), vec![first.name.clone()]);
     assert_eq!(page_two.next_page_token, "");
 
-    let bad = failure(games.list_games(list(0, State::Unspecified, 2, "zz")).await);
-    assert_eq!(
-        (bad.code, bad.reason.as_str(), bad.fields),
-        (Code::InvalidArgument, "INVALID_ARGUMENT", vec!["page_token".to_string()])
-    );
+    // Page tokens are opaque (the cursor is not readable in them) and bound to their filters.
+    assert!(!page_one.next_page_token.contains(&turkish.name[6..]), "{}", page_one.next_page_token);
+    let page_size_changed =
+        games.list_games(list(0, State::Unspecified, 5, &page_one.next_page_token)).await.unwrap().into_inner();
+    assert_eq!(names(&page_size_changed), vec![first.name.clone()]);
+    let hex_offset = "31373635303030303030303a6162"; // the old form: "<time>:<id>" as hex
+    let mut altered = page_one.next_page_token.clone();
+    altered.replace_range(..1, if altered.starts_with('A') { "B" } else { "A" });
+    for token in ["zz", hex_offset, altered.as_str()] {
+        let bad = failure(games.list_games(list(0, State::Unspecified, 2, token)).await);
+        assert_eq!(
+            (bad.code, bad.reason.as_str(), bad.fields),
+            (Code::InvalidArgument, "INVALID_ARGUMENT", vec!["page_token".to_string()]),
+            "{token}"
+        );
+    }
+    for (variant, state) in [(ITALIAN, State::Unspecified), (0, State::Won)] {
+        let other_filters = failure(games.list_games(list(variant, state, 2, &page_one.next_page_token)).await);
+        assert_eq!((other_filters.code, other_filters.fields), (Code::InvalidArgument, vec!["page_token".to_string()]));
+        assert!(other_filters.message.contains("other filters"), "{}", other_filters.message);
+    }
     let unknown =
         failure(games.get_game(GetGameRequest { name: "games/0123456789abcdef".into(), ..Default::default() }).await);
     assert_eq!((unknown.code, unknown.reason.as_str()), (Code::NotFound, "GAME_NOT_FOUND"));
@@ -180,13 +201,13 @@ async fn moves_are_checked_and_stored(backend: Backend) {
     let mut games = server.games().await;
     let game = create(&mut games, ITALIAN, "").await;
     let played = play(&mut games, &game.name, &game.white, "23-19").await;
-    let stored = played.r#move.unwrap();
+    let stored = played.played_move.unwrap();
     assert_eq!((stored.ply, stored.notation.as_str(), stored.color), (0, "23-19", pb::Color::White as i32));
-    assert_eq!(stored.r#move.unwrap().to, "19");
+    assert_eq!(stored.structured.unwrap().to_square, "19");
     play(&mut games, &game.name, &game.black, "10-14").await;
     // A short capture is stored in full notation.
     let capture = play(&mut games, &game.name, &game.white, "19x10").await;
-    assert_eq!(capture.r#move.unwrap().notation, "19x10");
+    assert_eq!(capture.played_move.unwrap().notation, "19x10");
 
     let request =
         |notation: &str| MakeMoveRequest { name: game.name.clone(), notation: notation.into(), ..Default::default() };
@@ -246,7 +267,7 @@ async fn a_stale_state_is_refused_and_retries_are_safe(backend: Backend) {
     // The same request again (a retry after a lost answer) answers the stored move, not an error.
     let retry = MakeMoveRequest { view: GameView::Full as i32, ..request("23-19", Some(0), "0", MOVE_1) };
     let again = games.make_move(as_seat(&game.white, retry)).await.unwrap().into_inner();
-    assert_eq!(first.r#move, again.r#move);
+    assert_eq!(first.played_move, again.played_move);
     assert_eq!(notations(&again.game.unwrap()), ["23-19"]);
     // The id reused for another call is refused, never answered as if it had worked.
     let reused = failure(games.make_move(as_seat(&game.black, request("10-14", None, "", MOVE_1))).await);
@@ -478,7 +499,7 @@ async fn the_turkish_options_apply(backend: Backend) {
     let name = forfeit.game.unwrap().name;
     let request = MakeMoveRequest { name: name.clone(), notation: "a3-a4".into(), ..Default::default() };
     let lost = games.make_move(as_seat(&forfeit.white_token, request)).await.unwrap().into_inner();
-    assert_eq!(lost.r#move.unwrap().notation, "a3-a4");
+    assert_eq!(lost.played_move.unwrap().notation, "a3-a4");
     let state = lost.game.unwrap().state.unwrap();
     let status = state.status.unwrap();
     assert_eq!(
@@ -525,6 +546,56 @@ async fn pdn_export_and_import_round_trip(backend: Backend) {
     let refused = failure(games.import_game(illegal).await);
     assert_eq!((refused.code, refused.fields), (Code::InvalidArgument, vec!["pdn".to_string()]));
     assert!(refused.message.contains("10-15"), "{}", refused.message);
+}
+
+async fn endings_and_names_survive_the_pdn_round_trip(backend: Backend) {
+    let Some(server) = start(backend, &[]).await else { return };
+    let mut games = server.games().await;
+    let import = |pdn: String| ImportGameRequest { pdn, ..Default::default() };
+    let export = |game: &pb::Game| ExportPdnRequest { name: game.name.clone() };
+    let opening = "1. 23-19 10-14 2. 19x10 5x14";
+    // Endings the board does not show come back with their reason, through export and import.
+    for (termination, result, winner, reason) in [
+        ("time forfeit", "0-1", pb::Color::Black, WinReason::Time),
+        ("abandoned", "1-0", pb::Color::White, WinReason::Abandonment),
+        ("normal", "1-0", pb::Color::White, WinReason::Resignation),
+    ] {
+        let pdn = format!("[Termination \"{termination}\"]\n\n{opening} {result}\n");
+        let imported = games.import_game(import(pdn)).await.unwrap().into_inner().game.unwrap();
+        assert_eq!((status(&imported).winner, status(&imported).win_reason), (winner as i32, reason as i32));
+        let exported = games.export_pdn(export(&imported)).await.unwrap().into_inner().pdn;
+        assert!(exported.contains(&format!("[Termination \"{termination}\"]\n")), "{exported}");
+        assert!(exported.ends_with(&format!("{opening} {result}\n")), "{exported}");
+        let again = games.import_game(import(exported)).await.unwrap().into_inner().game.unwrap();
+        assert_eq!(status(&again), status(&imported), "{termination}");
+    }
+    // A hosted resignation exports as a normal ending, and imports as a resignation again.
+    let game = create(&mut games, ITALIAN, "").await;
+    let resign = ResignRequest { name: game.name.clone(), ..Default::default() };
+    let resigned = games.resign(as_seat(&game.white, resign)).await.unwrap().into_inner().game.unwrap();
+    let exported = games.export_pdn(export(&resigned)).await.unwrap().into_inner().pdn;
+    assert!(exported.contains("[Result \"0-1\"]\n") && exported.contains("[Termination \"normal\"]\n"), "{exported}");
+    let again = games.import_game(import(exported)).await.unwrap().into_inner().game.unwrap();
+    assert_eq!(status(&again).win_reason, WinReason::Resignation as i32);
+
+    // A name with a line break is refused where it comes in, so it never breaks a PDN tag; quotes
+    // and backslashes are escaped and read back.
+    let broken = CreateGameRequest { variant: ITALIAN, white: person("Anna\n[Black \"x\"]"), ..Default::default() };
+    let refused = failure(games.create_game(broken).await);
+    assert_eq!(
+        (refused.code, refused.reason.as_str(), refused.fields),
+        (Code::InvalidArgument, "INVALID_ARGUMENT", vec!["white.person.display_name".to_string()])
+    );
+    assert!(refused.message.contains("control character"), "{}", refused.message);
+    let quoted = r#"Rossi, "Il Dottore" \ Mario"#;
+    let request = CreateGameRequest { variant: ITALIAN, white: person(quoted), ..Default::default() };
+    let made = games.create_game(request).await.unwrap().into_inner().game.unwrap();
+    let exported = games.export_pdn(export(&made)).await.unwrap().into_inner().pdn;
+    let copy = games.import_game(import(exported)).await.unwrap().into_inner().game.unwrap();
+    assert_eq!(copy.white, person(quoted));
+    // A tab in a PDN tag that would name a seat is refused too (a line break cannot be in a tag).
+    let tabbed = import(format!("[White \"Anna\tB\"]\n\n{opening} *\n"));
+    assert_eq!(failure(games.import_game(tabbed).await).fields, vec!["pdn".to_string()]);
 }
 
 async fn watchers_see_every_change_and_can_resume(backend: Backend) {
@@ -639,7 +710,7 @@ async fn views_hold_the_moves_only_when_asked(backend: Backend) {
     play(&mut games, &game.name, &game.white, "23-19").await;
     // An action answers GAME_VIEW_BASIC by default: the state, no moves; MakeMove has its move.
     let basic = play(&mut games, &game.name, &game.black, "10-14").await;
-    assert_eq!(basic.r#move.as_ref().map(|m| (m.ply, m.notation.as_str())), Some((1, "10-14")));
+    assert_eq!(basic.played_move.as_ref().map(|m| (m.ply, m.notation.as_str())), Some((1, "10-14")));
     let answered = basic.game.unwrap();
     assert_eq!((answered.moves.len(), answered.state.unwrap().ply), (0, 2));
     let full = MakeMoveRequest {
@@ -681,6 +752,45 @@ async fn views_hold_the_moves_only_when_asked(backend: Backend) {
     let resign = ResignRequest { name: game.name.clone(), ..Default::default() };
     let resigned = games.resign(as_seat(&game.black, resign)).await.unwrap().into_inner().game.unwrap();
     assert_eq!((resigned.moves.len(), status(&resigned).winner), (0, pb::Color::White as i32));
+}
+
+#[tokio::test]
+async fn negative_counts_are_refused_with_the_field() {
+    let server = TestServer::start(&[]);
+    let mut games = server.games().await;
+    let game = create(&mut games, ITALIAN, "").await;
+    let expect_negative = |failed: support::ApiFailure, field: &str| {
+        assert_eq!(
+            (failed.code, failed.reason.as_str(), failed.fields),
+            (Code::InvalidArgument, "INVALID_ARGUMENT", vec![field.to_string()])
+        );
+        assert!(failed.message.ends_with("is negative: give 0 or more"), "{}", failed.message);
+    };
+    let list = ListGamesRequest { page_size: -1, ..Default::default() };
+    expect_negative(failure(games.list_games(list).await), "page_size");
+    let request = MakeMoveRequest {
+        name: game.name.clone(),
+        notation: "22-18".into(),
+        expected_ply: Some(-1),
+        ..Default::default()
+    };
+    expect_negative(failure(games.make_move(as_seat(&game.white, request)).await), "expected_ply");
+    let watch = WatchGameRequest { name: game.name.clone(), from_ply: Some(-1) };
+    expect_negative(failure(games.watch_game(watch).await), "from_ply");
+    let correspondence = pb::TimeControl { kind: Some(pb::time_control::Kind::DaysPerMove(-3)) };
+    let options = GameOptions { time_control: Some(correspondence), ..Default::default() };
+    let request = CreateGameRequest { variant: ITALIAN, options: Some(options), ..Default::default() };
+    expect_negative(failure(games.create_game(request).await), "options.time_control.days_per_move");
+    let request = CreateGameRequest { variant: ITALIAN, black: engine(-1, 2), ..Default::default() };
+    expect_negative(failure(games.create_game(request).await), "black.engine.level");
+    let review = pb::ReviewGameRequest {
+        game: Some(pb::review_game_request::Game::Name(game.name.clone())),
+        chart_width: -640,
+        ..Default::default()
+    };
+    expect_negative(failure(games.review_game(review).await), "chart_width");
+    // Nothing was played.
+    assert_eq!(get_game(&mut games, &game.name).await.state.unwrap().ply, 0);
 }
 
 #[tokio::test]
@@ -728,9 +838,11 @@ async fn an_oversized_pdn_is_refused_unread() {
     assert_eq!(refused.metadata["maximum"], "4096 bytes");
     // Ten megabytes never reach the parser: the transport refuses the message.
     let huge = ImportGameRequest { pdn: "x".repeat(10 * 1024 * 1024), ..Default::default() };
-    let status = games.import_game(huge).await.unwrap_err();
-    assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
-    assert!(status.message().contains("the limit is"), "{status:?}");
+    let too_large = failure(games.import_game(huge).await);
+    assert_eq!((too_large.code, too_large.reason.as_str()), (Code::ResourceExhausted, "REQUEST_TOO_LARGE"));
+    // The game service's limit: the larger of --max-request-bytes (256 KiB by default) and the
+    // PDN limit with 64 KiB more.
+    assert_eq!(too_large.metadata["maximum"], "262144 bytes");
     assert_eq!(games.list_games(ListGamesRequest::default()).await.unwrap().into_inner().games.len(), 0);
 }
 

@@ -95,7 +95,7 @@ async fn three_replicas_move_an_engine_seat_exactly_once() {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         loop {
             let game = get_game(&mut client, &name).await;
-            if game.moves.len() as u32 >= ply {
+            if game.moves.len() as i32 >= ply {
                 break;
             }
             assert!(tokio::time::Instant::now() < deadline, "the engine did not answer: {:?}", game.moves);

@@ -126,16 +126,16 @@ async fn legal_moves_of_the_start_and_of_a_forced_capture() {
 async fn apply_move_answers_the_move_in_full_and_the_new_position() {
     let server = TestServer::start(&[]);
     let mut rules = server.rules().await;
-    let request = ApplyMoveRequest { variant: ITALIAN, fen: String::new(), r#move: "22-18".into() };
+    let request = ApplyMoveRequest { variant: ITALIAN, fen: String::new(), notation: "22-18".into() };
     let response = rules.apply_move(request).await.unwrap().into_inner();
-    assert_eq!(response.r#move.unwrap().notation, "22-18");
+    assert_eq!(response.played_move.unwrap().notation, "22-18");
     assert_eq!(response.position.unwrap().fen, "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
     assert_eq!(response.status.unwrap().state(), State::Ongoing);
 
     // The short form of a unique capture, which takes Black's last piece.
-    let request = ApplyMoveRequest { variant: ITALIAN, fen: "W:W22:B18,10".into(), r#move: "22x6".into() };
+    let request = ApplyMoveRequest { variant: ITALIAN, fen: "W:W22:B18,10".into(), notation: "22x6".into() };
     let response = rules.apply_move(request).await.unwrap().into_inner();
-    assert_eq!(response.r#move.unwrap().notation, "22x13x6");
+    assert_eq!(response.played_move.unwrap().notation, "22x13x6");
     let status = response.status.unwrap();
     assert_eq!(
         (status.state(), status.winner(), status.win_reason()),
@@ -143,7 +143,7 @@ async fn apply_move_answers_the_move_in_full_and_the_new_position() {
     );
 
     // Turkish: one king each is a draw at once.
-    let request = ApplyMoveRequest { variant: TURKISH, fen: "W:WKa1:BKh8,a5".into(), r#move: "a1xa6".into() };
+    let request = ApplyMoveRequest { variant: TURKISH, fen: "W:WKa1:BKh8,a5".into(), notation: "a1xa6".into() };
     let status = rules.apply_move(request).await.unwrap().into_inner().status.unwrap();
     assert_eq!((status.state(), status.draw_reason()), (State::Drawn, pb::DrawReason::OnePieceEach));
 }
@@ -151,14 +151,14 @@ async fn apply_move_answers_the_move_in_full_and_the_new_position() {
 #[tokio::test]
 async fn an_illegal_move_lists_the_legal_ones() {
     let server = TestServer::start(&[]);
-    let request = ApplyMoveRequest { variant: ITALIAN, fen: String::new(), r#move: "22-17x".into() };
+    let request = ApplyMoveRequest { variant: ITALIAN, fen: String::new(), notation: "22-17x".into() };
     let error = failure(server.rules().await.apply_move(request).await);
     assert_eq!(
         (error.code, error.reason.as_str(), error.fields),
-        (Code::InvalidArgument, "INVALID_MOVE_TEXT", vec!["move".to_string()])
+        (Code::InvalidArgument, "INVALID_MOVE_TEXT", vec!["notation".to_string()])
     );
 
-    let request = ApplyMoveRequest { variant: ITALIAN, fen: String::new(), r#move: "22-17".into() };
+    let request = ApplyMoveRequest { variant: ITALIAN, fen: String::new(), notation: "22-17".into() };
     let error = failure(server.rules().await.apply_move(request).await);
     assert_eq!((error.code, error.reason.as_str()), (Code::InvalidArgument, "ILLEGAL_MOVE"));
     assert_eq!(error.metadata["legalMoves"], "21-17 22-18 23-19 24-20 21-18 22-19 23-20");
@@ -168,7 +168,7 @@ async fn an_illegal_move_lists_the_legal_ones() {
 #[tokio::test]
 async fn an_ambiguous_short_form_lists_the_moves_it_fits() {
     let server = TestServer::start(&[]);
-    let request = ApplyMoveRequest { variant: ITALIAN, fen: "W:W22:B19,11,18,10".into(), r#move: "22x6".into() };
+    let request = ApplyMoveRequest { variant: ITALIAN, fen: "W:W22:B19,11,18,10".into(), notation: "22x6".into() };
     let error = failure(server.rules().await.apply_move(request).await);
     assert_eq!((error.code, error.reason.as_str()), (Code::InvalidArgument, "AMBIGUOUS_MOVE"));
     let mut candidates: Vec<&str> = error.metadata["candidates"].split(' ').collect();
@@ -184,7 +184,7 @@ async fn perft_counts_and_divides_up_to_the_cap() {
     let response = rules.perft(request).await.unwrap().into_inner();
     assert_eq!(response.nodes, 7361);
     assert_eq!(response.divisions.len(), 7);
-    assert_eq!(response.divisions.iter().map(|d| d.nodes).sum::<u64>(), 7361);
+    assert_eq!(response.divisions.iter().map(|d| d.nodes).sum::<i64>(), 7361);
 
     let error =
         failure(rules.perft(PerftRequest { variant: ITALIAN, fen: String::new(), depth: 6, divide: false }).await);
@@ -196,6 +196,12 @@ async fn perft_counts_and_divides_up_to_the_cap() {
     let error =
         failure(rules.perft(PerftRequest { variant: ITALIAN, fen: String::new(), depth: 0, divide: false }).await);
     assert_eq!(error.reason, "INVALID_ARGUMENT");
+    let error =
+        failure(rules.perft(PerftRequest { variant: ITALIAN, fen: String::new(), depth: -1, divide: false }).await);
+    assert_eq!(
+        (error.code, error.reason.as_str(), error.fields, error.message.as_str()),
+        (Code::InvalidArgument, "INVALID_ARGUMENT", vec!["depth".to_string()], "depth: -1 is negative: give 0 or more")
+    );
 }
 
 #[tokio::test]
@@ -235,6 +241,10 @@ async fn render_refuses_a_bad_size_and_an_illegal_highlight() {
     let mut rules = server.rules().await;
     let error = failure(
         rules.render_position(RenderPositionRequest { variant: ITALIAN, size: 5000, ..Default::default() }).await,
+    );
+    assert_eq!((error.reason.as_str(), error.fields), ("INVALID_ARGUMENT", vec!["size".to_string()]));
+    let error = failure(
+        rules.render_position(RenderPositionRequest { variant: ITALIAN, size: -512, ..Default::default() }).await,
     );
     assert_eq!((error.reason.as_str(), error.fields), ("INVALID_ARGUMENT", vec!["size".to_string()]));
     let request = RenderPositionRequest { variant: ITALIAN, highlight_move: "22-17".into(), ..Default::default() };

@@ -14,7 +14,7 @@ use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use damiera_server::proto::{
-    self as pb, BestMoveRequest, GetStartPositionRequest, ListVariantsRequest, ListVariantsResponse,
+    self as pb, BestMoveRequest, GetStartPositionRequest, ImportGameRequest, ListVariantsRequest, ListVariantsResponse,
     ParsePositionRequest, SearchLimits, SearchRequest, StopReason, Variant,
 };
 use prost::Message;
@@ -413,20 +413,50 @@ fn sigterm_right_after_the_listening_line_shuts_down_cleanly() {
 
 // Request size
 
+/// A `ParsePosition` request of exactly `size` bytes.
+fn parse_position_of(size: usize) -> ParsePositionRequest {
+    let base = ParsePositionRequest { variant: ITALIAN, fen: "W".repeat(1000) }.encoded_len();
+    let request = ParsePositionRequest { variant: ITALIAN, fen: "W".repeat(1000 + size - base) };
+    assert_eq!(request.encoded_len(), size);
+    request
+}
+
+/// An `ImportGame` request of exactly `size` bytes.
+fn import_of(size: usize) -> ImportGameRequest {
+    let base = ImportGameRequest { pdn: "x".repeat(60_000), ..Default::default() }.encoded_len();
+    let request = ImportGameRequest { pdn: "x".repeat(60_000 + size - base), ..Default::default() };
+    assert_eq!(request.encoded_len(), size);
+    request
+}
+
 #[tokio::test]
-async fn an_oversized_request_is_refused_and_the_server_carries_on() {
-    let server = TestServer::start(&["--max-request-bytes", "1024"]);
+async fn a_request_over_its_limit_is_resource_exhausted_and_one_at_it_is_read() {
+    let server = TestServer::start(&["--max-request-bytes", "1024", "--max-pdn-bytes", "4096"]);
     let mut rules = server.rules().await;
-    let request = ParsePositionRequest { variant: ITALIAN, fen: "W".repeat(100 * 1024) };
-    let size = request.encoded_len();
-    let error = rules.parse_position(request).await.unwrap_err();
-    assert_eq!(error.code(), Code::OutOfRange, "{error:?}");
-    assert!(error.message().contains(&format!("found {size} bytes, the limit is: 1024 bytes")), "{error:?}");
+    // At the limit the message is read (and its FEN found wrong); one byte more is not read.
+    let read = failure(rules.parse_position(parse_position_of(1024)).await);
+    assert_eq!((read.code, read.reason.as_str()), (Code::InvalidArgument, "INVALID_FEN"));
+    let over = failure(rules.parse_position(parse_position_of(1025)).await);
+    assert_eq!((over.code, over.reason.as_str()), (Code::ResourceExhausted, "REQUEST_TOO_LARGE"));
+    assert_eq!(over.metadata["maximum"], "1024 bytes");
+    assert!(over.message.contains("found 1025 bytes"), "{}", over.message);
+
+    // The game service takes a PDN of --max-pdn-bytes with 64 KiB more: 4096 + 65536 here.
+    let mut games = server.games().await;
+    let read = failure(games.import_game(import_of(69_632)).await);
+    assert_eq!(
+        (read.code, read.reason.as_str(), read.fields),
+        (Code::InvalidArgument, "LIMIT_EXCEEDED", vec!["pdn".into()])
+    );
+    let over = failure(games.import_game(import_of(69_633)).await);
+    assert_eq!((over.code, over.reason.as_str()), (Code::ResourceExhausted, "REQUEST_TOO_LARGE"));
+    assert_eq!(over.metadata["maximum"], "69632 bytes");
 
     let request = ParsePositionRequest { variant: ITALIAN, fen: ITALIAN_START.into() };
     let position = rules.parse_position(request).await.unwrap().into_inner().position.unwrap();
     assert_eq!(position.fen, ITALIAN_START);
-    let refused = r#"damiera_grpc_requests_total{method="/damiera.v1.RulesService/ParsePosition",code="OUT_OF_RANGE"}"#;
+    let refused =
+        r#"damiera_grpc_requests_total{method="/damiera.v1.RulesService/ParsePosition",code="RESOURCE_EXHAUSTED"}"#;
     assert_eq!(server.metric(refused).await, Some(1.0));
 }
 

@@ -73,7 +73,7 @@ describe("the bot", LIVE_SUITE, () => {
       assert.equal(move.color, ply % 2 === 0 ? Color.WHITE : Color.BLACK);
     });
     assert.equal(game.moves.at(-1)?.color, Color.WHITE);
-    assert.equal(game.moves.at(-1)?.move?.captures.length, 1);
+    assert.equal(game.moves.at(-1)?.structured?.captures.length, 1);
 
     // The server's record is the game the bot watched, and told of move by move.
     const { game: stored } = await clients.games.getGame({ name: game.name });

@@ -14,7 +14,7 @@ const ITALIAN_START_MOVES = "21-17 22-18 23-19 24-20 21-18 22-19 23-20";
 describe("errors", LIVE_SUITE, () => {
   test("ApplyMove of an illegal move: ILLEGAL_MOVE with the legal moves", async () => {
     const error = await failureOf(
-      clients.rules.applyMove({ variant: Variant.ITALIAN, fen: "W:W22,23:B18", move: "22-17" }),
+      clients.rules.applyMove({ variant: Variant.ITALIAN, fen: "W:W22,23:B18", notation: "22-17" }),
     );
     assert.equal(error.code, Code.InvalidArgument);
     assert.equal(error.reason, "ILLEGAL_MOVE");

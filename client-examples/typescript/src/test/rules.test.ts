@@ -40,11 +40,11 @@ describe("RulesService", LIVE_SUITE, () => {
     const answer = await clients.rules.applyMove({
       variant: Variant.ITALIAN,
       fen: "W:W22:B18,10",
-      move: "22x6",
+      notation: "22x6",
     });
-    assert.equal(answer.move?.notation, "22x13x6");
-    assert.deepEqual(answer.move?.path, ["13", "6"]);
-    assert.deepEqual(answer.move?.captures, ["18", "10"]);
+    assert.equal(answer.playedMove?.notation, "22x13x6");
+    assert.deepEqual(answer.playedMove?.path, ["13", "6"]);
+    assert.deepEqual(answer.playedMove?.captures, ["18", "10"]);
     assert.equal(answer.position?.fen, "B:W6:B");
     assert.equal(answer.status?.state, PositionStatus_State.WON);
     assert.equal(answer.status?.winner, Color.WHITE);

@@ -29,6 +29,7 @@
 
 mod lexer;
 mod reader;
+mod termination;
 mod writer;
 
 use std::fmt;
@@ -36,6 +37,7 @@ use std::fmt;
 use crate::{Color, FenError, Game, GameError, Outcome, Variant};
 
 pub use reader::read_games;
+pub use termination::Termination;
 pub use writer::{write_annotated_game, write_game};
 
 /// One game read from PDN.

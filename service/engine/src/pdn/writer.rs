@@ -65,8 +65,11 @@ pub(super) fn write(game: &Game, tags: &[(String, String)], result: Option<GameR
     out
 }
 
+/// A tag on its own line. PDN has no escape for a control character, and a line break in a value
+/// would end the tag: each is written as a space, so that the game always reads back.
 fn push_tag(out: &mut String, name: &str, value: &str) {
-    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+    let printable: String = value.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let escaped = printable.replace('\\', "\\\\").replace('"', "\\\"");
     writeln!(out, "[{name} \"{escaped}\"]").expect("writing to a String cannot fail");
 }
 

@@ -15,7 +15,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use super::convert::search::{search_job, Unlimited};
-use super::convert::{duration_to_pb, lines_to_pb, move_to_pb, moves_to_pb, score_to_pb};
+use super::convert::{duration_to_pb, lines_to_pb, move_to_pb, moves_to_pb, printable, score_to_pb};
 use super::deadline::{search_budget, time_left};
 use super::ApiError;
 use crate::proto::engine_service_server::EngineService;
@@ -128,20 +128,18 @@ fn session(key: &str) -> Result<Option<String>, ApiError> {
         let description = format!("a session key has at most {MAX_SESSION_KEY_BYTES} bytes; got {}", key.len());
         return Err(ApiError::invalid("session", description));
     }
-    if key.chars().any(char::is_control) {
-        return Err(ApiError::invalid("session", "a session key holds no control characters"));
-    }
+    let key = printable("session", key)?;
     Ok((!key.is_empty()).then(|| key.to_owned()))
 }
 
 fn iteration_to_pb(variant: Variant, iteration: &Iteration) -> pb::SearchIteration {
     pb::SearchIteration {
-        depth: iteration.depth,
-        selective_depth: iteration.selective_depth,
+        depth: iteration.depth as i32,
+        selective_depth: iteration.selective_depth as i32,
         score: Some(score_to_pb(iteration.score)),
-        nodes: iteration.nodes,
-        nodes_per_second: iteration.nps,
-        hash_full_permille: iteration.hashfull,
+        nodes: iteration.nodes as i64,
+        nodes_per_second: iteration.nps as i64,
+        hash_full_permille: iteration.hashfull as i32,
         elapsed: Some(duration_to_pb(iteration.elapsed)),
         pv: moves_to_pb(variant, &iteration.pv),
         lines: lines_to_pb(variant, &iteration.lines),
@@ -153,8 +151,8 @@ fn result_to_pb(variant: Variant, result: &SearchResult, reason: StopReason) -> 
     Ok(pb::SearchResult {
         best_move: Some(move_to_pb(variant, &best_move)),
         score: Some(score_to_pb(result.score)),
-        depth: result.depth,
-        nodes: result.nodes,
+        depth: result.depth as i32,
+        nodes: result.nodes as i64,
         elapsed: Some(duration_to_pb(result.elapsed)),
         pv: moves_to_pb(variant, &result.pv),
         lines: lines_to_pb(variant, &result.lines),

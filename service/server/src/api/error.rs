@@ -169,6 +169,14 @@ pub enum ApiError {
         /// Whose allowance ran out, for the `QuotaFailure`: `client <address>` or `key <id>`.
         subject: String,
     },
+    /// A request message over its service's size limit, refused before it was read.
+    #[error("the request is over this call's size limit of {maximum} bytes ({detail})")]
+    RequestTooLarge {
+        /// What the transport found.
+        detail: String,
+        /// The limit, in bytes.
+        maximum: usize,
+    },
     /// A fault of the server's own, never of the request.
     #[error("internal error: {0}")]
     Internal(String),
@@ -241,6 +249,7 @@ impl ApiError {
             ApiError::TooManyWatches { .. } => "TOO_MANY_WATCHES",
             ApiError::ShuttingDown { .. } => "SHUTTING_DOWN",
             ApiError::Contended(_) => "CONTENDED",
+            ApiError::RequestTooLarge { .. } => "REQUEST_TOO_LARGE",
             ApiError::Internal(_) => "INTERNAL",
         }
     }
@@ -259,7 +268,8 @@ impl ApiError {
             | ApiError::RateLimited { .. }
             | ApiError::StoreFull(_)
             | ApiError::WatchTooSlow { .. }
-            | ApiError::TooManyWatches { .. } => Code::ResourceExhausted,
+            | ApiError::TooManyWatches { .. }
+            | ApiError::RequestTooLarge { .. } => Code::ResourceExhausted,
             ApiError::GameNotFound(_) => Code::NotFound,
             ApiError::MissingToken | ApiError::ApiKey | ApiError::ApiKeyRevoked => Code::Unauthenticated,
             ApiError::WrongToken => Code::PermissionDenied,
@@ -313,6 +323,9 @@ impl ApiError {
             }
             ApiError::TooManyWatches { open } => {
                 metadata.insert("maximum".to_string(), open.to_string());
+            }
+            ApiError::RequestTooLarge { maximum, .. } => {
+                metadata.insert("maximum".to_string(), format!("{maximum} bytes"));
             }
             _ => {}
         }

@@ -11,7 +11,7 @@ use damiera_engine::{perft, Position};
 use tonic::{Request, Response, Status};
 
 use super::convert::{
-    duration_to_pb, move_to_pb, moves_to_pb, parse_move, position, position_to_pb, status_to_pb, variant,
+    duration_to_pb, move_to_pb, moves_to_pb, non_negative, parse_move, position, position_to_pb, status_to_pb, variant,
 };
 use super::{variants, ApiError};
 use crate::proto::rules_service_server::RulesService;
@@ -95,10 +95,10 @@ impl RulesService for RulesApi {
     ) -> Result<Response<pb::ApplyMoveResponse>, Status> {
         let request = request.into_inner();
         let before = read_position(request.variant, &request.fen)?;
-        let mv = parse_move(&before, "move", &request.r#move)?;
+        let mv = parse_move(&before, "notation", &request.notation)?;
         let after = before.play_unchecked(&mv);
         Ok(Response::new(pb::ApplyMoveResponse {
-            r#move: Some(move_to_pb(before.variant(), &mv)),
+            played_move: Some(move_to_pb(before.variant(), &mv)),
             position: Some(position_to_pb(&after)),
             status: Some(status_to_pb(after.status())),
         }))
@@ -107,10 +107,11 @@ impl RulesService for RulesApi {
     async fn perft(&self, request: Request<pb::PerftRequest>) -> Result<Response<pb::PerftResponse>, Status> {
         let request = request.into_inner();
         let position = read_position(request.variant, &request.fen)?;
-        if request.depth == 0 {
+        let depth = non_negative("depth", request.depth)?;
+        if depth == 0 {
             return Err(ApiError::invalid("depth", "perft needs a depth of 1 or more").into());
         }
-        let depth = self.caps.check(Cap::PerftDepth, request.depth).map_err(|over| ApiError::over_cap("", over))?;
+        let depth = self.caps.check(Cap::PerftDepth, depth).map_err(|over| ApiError::over_cap("", over))?;
         let divide = request.divide;
         let response = self.pool.run(1, move || count(&position, depth, divide)).await.map_err(ApiError::from)?;
         Ok(Response::new(response))
@@ -147,11 +148,11 @@ fn count(position: &Position, depth: u32, divide: bool) -> pb::PerftResponse {
     let (nodes, divisions) = if divide {
         let divisions: Vec<_> = perft::divide(position, depth)
             .into_iter()
-            .map(|(mv, nodes)| pb::PerftDivision { r#move: Some(move_to_pb(variant, &mv)), nodes })
+            .map(|(mv, nodes)| pb::PerftDivision { first_move: Some(move_to_pb(variant, &mv)), nodes: nodes as i64 })
             .collect();
         (divisions.iter().map(|d| d.nodes).sum(), divisions)
     } else {
-        (perft::perft(position, depth), Vec::new())
+        (perft::perft(position, depth) as i64, Vec::new())
     };
     pb::PerftResponse { nodes, divisions, elapsed: Some(duration_to_pb(start.elapsed())) }
 }
@@ -161,7 +162,10 @@ fn render_options(position: &Position, request: &pb::RenderPositionRequest) -> R
         "" => None,
         text => Some(parse_move(position, "highlight_move", text)?),
     };
-    let size = if request.size == 0 { DEFAULT_IMAGE_SIZE } else { request.size };
+    let size = match non_negative("size", request.size)? {
+        0 => DEFAULT_IMAGE_SIZE,
+        size => size,
+    };
     if !render::SIZES.contains(&size) {
         return Err(ApiError::invalid("size", render::RenderError::Size(size).to_string()));
     }

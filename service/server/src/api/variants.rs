@@ -17,10 +17,10 @@ pub fn describe(variant: Variant) -> pb::VariantInfo {
         variant: variant_to_pb(variant).into(),
         name: variant.name().to_string(),
         display_name: variant.display_name().to_string(),
-        board_size: variant.board_size(),
+        board_size: variant.board_size() as i32,
         square_naming: naming.into(),
-        playable_squares: variant.square_count(),
-        men_per_side: variant.men_per_side(),
+        playable_squares: variant.square_count() as i32,
+        men_per_side: variant.men_per_side() as i32,
         start_position: Some(position_to_pb(&Position::start(variant))),
         rule_summary: summary(variant),
     }

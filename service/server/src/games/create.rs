@@ -1,7 +1,7 @@
 //! Making games: a new game from its set-up, seats and play options (clock, takebacks), or one
 //! imported from PDN. Both hand out a fresh secret token per person's seat and keep only its hash.
 
-use damiera_engine::pdn::{GameResult, PdnGame};
+use damiera_engine::pdn::{GameResult, PdnGame, Termination};
 use damiera_engine::{Color, Game, Outcome, Variant};
 
 use super::auth::{hash_token, new_game_id, new_token};
@@ -10,7 +10,12 @@ use super::error::HostError;
 use super::host::{now_ms, Host};
 use super::record::{Event, EventKind, FirstMoverChoice, GameHeader, SeatSpec, StoredGame};
 use super::replay::{answer_text, Replayed};
+use super::store::StoreError;
 use crate::tenants::TenantId;
+
+/// How many ids a new game may draw before a taken one is an error: with 50 random bits, a second
+/// draw is already rare.
+const ID_DRAWS: usize = 4;
 
 /// A game just made, with the tokens of its person seats (empty for engine seats).
 #[derive(Debug)]
@@ -69,12 +74,18 @@ pub async fn import_game(
     let at_ms = header.created_at_ms;
     let event = |kind, color, text: &str| Event { kind, color, text: text.to_string(), at_ms, request_id: None };
     let mut events: Vec<Event> = game.moves().iter().map(|m| event(EventKind::Move, m.color, &m.notation)).collect();
-    // A declared result the board does not show: a resignation, or an agreed draw.
+    // A declared result the board does not show: lost on time or by abandonment when the
+    // Termination tag says so, else a resignation; or an agreed draw.
     if game.outcome() == Outcome::Ongoing {
         let to_move = game.position().turn();
+        let loss = match record.tag("Termination").and_then(Termination::from_tag) {
+            Some(Termination::TimeForfeit) => EventKind::Flag,
+            Some(Termination::Abandoned) => EventKind::Abandon,
+            _ => EventKind::Resign,
+        };
         match record.result {
-            Some(GameResult::WhiteWins) => events.push(event(EventKind::Resign, Color::Black, "")),
-            Some(GameResult::BlackWins) => events.push(event(EventKind::Resign, Color::White, "")),
+            Some(GameResult::WhiteWins) => events.push(event(loss, Color::Black, "")),
+            Some(GameResult::BlackWins) => events.push(event(loss, Color::White, "")),
             Some(GameResult::Draw) => {
                 events.push(event(EventKind::OfferDraw, to_move, ""));
                 events.push(event(EventKind::AnswerDraw, to_move.opposite(), answer_text(true)));
@@ -128,7 +139,7 @@ async fn store(
     header.black_token_hash = hash(&black_token);
     let asked = header.clone();
     let imported = events.len() as u64;
-    let (stored, replayed, is_new) = host.create(header, events, request_id).await?;
+    let (stored, replayed, is_new) = create_under_a_free_id(host, header, events, request_id).await?;
     let [white_token, black_token] = if is_new {
         [white_token, black_token]
     } else {
@@ -146,6 +157,22 @@ async fn store(
         }
     };
     Ok(NewGame { stored, replayed, white_token, black_token })
+}
+
+/// Creates the game, drawing a new id while the one drawn is taken (short ids may meet, rarely).
+async fn create_under_a_free_id(
+    host: &Host,
+    mut header: GameHeader,
+    events: Vec<Event>,
+    request_id: Option<&str>,
+) -> Result<(StoredGame, Replayed, bool), HostError> {
+    for _ in 1..ID_DRAWS {
+        match host.create(header.clone(), events.clone(), request_id).await {
+            Err(HostError::Store(StoreError::IdTaken(_))) => header.id = new_game_id(),
+            created => return created,
+        }
+    }
+    host.create(header, events, request_id).await
 }
 
 /// Whether a retry asks for the game that was made: same variant, seats and options, and the

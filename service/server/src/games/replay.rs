@@ -223,7 +223,12 @@ impl Replayed {
             }
             EventKind::Abort => self.abort(color, text, at_ms)?,
             EventKind::Flag | EventKind::Abandon => {
-                self.ensure_due(kind, color, at_ms)?;
+                if imported {
+                    // A record's ending was decided where the game was played, by its clocks.
+                    self.ensure_ongoing()?;
+                } else {
+                    self.ensure_due(kind, color, at_ms)?;
+                }
                 match kind {
                     EventKind::Flag => self.game.lose_on_time(color)?,
                     _ => self.game.abandon(color)?,

@@ -10,6 +10,7 @@ mod guard;
 mod idle;
 mod observe;
 mod shutdown;
+mod size_limit;
 mod store_health;
 mod telemetry;
 
@@ -36,6 +37,7 @@ pub use client::TrustedProxies;
 pub use config::{LogFormat, ServeArgs};
 use guard::GuardLayer;
 use observe::ObserveLayer;
+use size_limit::{RequestLimits, SizeLimitLayer};
 pub use telemetry::init_logs;
 
 /// The delay an overloaded answer suggests before retrying.
@@ -101,8 +103,9 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     health.set_serving::<EngineServiceServer<EngineApi>>().await;
     health.set_serving::<GameServiceServer<GameApi>>().await;
     let tablebases = Tablebases::open(tablebases::folder(args.egtb.as_deref()).as_deref());
+    let limits = request_limits(&args);
     let (games, hub, host, seats) =
-        game_service(&args, Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool)).await?;
+        game_service(&args, limits.of(GAMES_PATH), Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool)).await?;
     // Read before serving, so that a server with keys never takes a call without one.
     let keyring = Arc::new(Keyring::new(args.api_key.as_deref()));
     keyring.refresh(host.store()).await.map_err(|e| ServeError::Config(format!("--database: API keys: {e}")))?;
@@ -136,6 +139,7 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
         .layer(GrpcWebLayer::new())
         .layer(ObserveLayer)
         .layer(GuardLayer::new(keyring, proxies, args.rate_limit, args.key_rate_limit))
+        .layer(SizeLimitLayer::new(limits))
         .add_service(health_service)
         .add_service(reflection)
         .add_service(reflection_alpha)
@@ -164,9 +168,21 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     Ok(())
 }
 
-/// Opens the game store and starts the hub of watchers and the engine's seats.
+/// The path prefix of the game service's calls.
+const GAMES_PATH: &str = "/damiera.v1.GameService/";
+
+/// Each service's largest request message: `--max-request-bytes`, and for the game service enough
+/// more for a PDN of `--max-pdn-bytes` (ImportGame, ReviewGame) with the rest of its request.
+fn request_limits(args: &ServeArgs) -> RequestLimits {
+    let games = args.max_request_bytes.max(args.max_pdn_bytes + 64 * 1024);
+    RequestLimits { default: args.max_request_bytes, services: vec![(GAMES_PATH, games)] }
+}
+
+/// Opens the game store and starts the hub of watchers and the engine's seats; the service takes
+/// requests of up to `max_request_bytes`.
 async fn game_service(
     args: &ServeArgs,
+    max_request_bytes: usize,
     caps: Arc<Caps>,
     tablebases: Tablebases,
     pool: Arc<SearchPool>,
@@ -187,9 +203,7 @@ async fn game_service(
         timing,
     };
     let (api, hub, host, seats) = start_games(store, caps, tablebases, pool, settings);
-    // An import may be larger than other requests, up to its own limit.
-    let max_message = args.max_request_bytes.max(args.max_pdn_bytes + 64 * 1024);
-    Ok((GameServiceServer::new(api).max_decoding_message_size(max_message), hub, host, seats))
+    Ok((GameServiceServer::new(api).max_decoding_message_size(max_request_bytes), hub, host, seats))
 }
 
 /// The game service over `store`, with its hub of watchers and the engine's seats running as

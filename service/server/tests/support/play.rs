@@ -169,7 +169,7 @@ pub async fn play(mut games: GameServiceClient<Channel>, player: Arc<Player>, li
         let message = MakeMoveRequest {
             name: player.name.clone(),
             notation: written.clone(),
-            expected_ply: Some(ply as u32),
+            expected_ply: Some(ply as i32),
             request_id: format!("00000000-0000-4000-8000-{ply:012x}"),
             ..Default::default()
         };

@@ -6,7 +6,7 @@ use std::time::Duration;
 use damiera_engine::Color;
 
 use super::games::timestamp;
-use super::{color_to_pb, duration, duration_to_pb};
+use super::{color_to_pb, duration, duration_to_pb, non_negative};
 use crate::api::ApiError;
 use crate::games::clock::{DeadlineKind, TimeControl};
 use crate::games::{AbortReason, Replayed};
@@ -53,13 +53,14 @@ pub fn time_control_from_pb(time_control: Option<&pb::TimeControl>) -> Result<Ti
         },
         Kind::DaysPerMove(days) => {
             let field = format!("{field}.days_per_move");
-            if *days == 0 {
+            let days = non_negative(&field, *days)?;
+            if days == 0 {
                 return Err(ApiError::invalid(field, "give 1 day or more"));
             }
-            if *days > MAX_DAYS {
+            if days > MAX_DAYS {
                 return Err(ApiError::over_limit(field, days, MAX_DAYS));
             }
-            TimeControl::Correspondence { days_per_move: *days }
+            TimeControl::Correspondence { days_per_move: days }
         }
     };
     Ok(control)
@@ -91,7 +92,7 @@ pub fn time_control_to_pb(control: TimeControl) -> Option<pb::TimeControl> {
             increment: Some(duration_to_pb(Duration::from_millis(increment_ms))),
         }),
         TimeControl::PerMove { move_ms } => Kind::PerMove(duration_to_pb(Duration::from_millis(move_ms))),
-        TimeControl::Correspondence { days_per_move } => Kind::DaysPerMove(days_per_move),
+        TimeControl::Correspondence { days_per_move } => Kind::DaysPerMove(days_per_move as i32),
     };
     Some(pb::TimeControl { kind: Some(kind) })
 }

@@ -6,7 +6,10 @@ use std::time::Duration;
 use damiera_engine::{Color, MOVE_COUNT_LIMIT};
 
 use super::clock::{abort_reason_to_pb, clock_to_pb, time_control_to_pb};
-use super::{color_to_pb, duration_to_pb, move_to_pb, position_to_pb, status_to_pb, variant_to_pb};
+use super::{
+    bounded, color_to_pb, duration_to_pb, move_to_pb, non_negative, position_to_pb, printable, status_to_pb,
+    variant_to_pb,
+};
 use crate::api::ApiError;
 use crate::games::record::{Event, FirstMoverChoice, GameHeader, SeatSpec, StoredGame};
 use crate::games::{now_ms, Acted, Replayed, WatchEvent};
@@ -24,10 +27,12 @@ pub fn game_name(id: &str) -> String {
     format!("{NAME_PREFIX}{id}")
 }
 
-/// The id in a resource name `games/{id}`.
-pub fn game_id(name: &str) -> Result<&str, ApiError> {
+/// The id in a resource name `games/{id}`, in lower case: ids are typed by hand from chats, and
+/// the server makes them in lower case only.
+pub fn game_id(name: &str) -> Result<String, ApiError> {
     name.strip_prefix(NAME_PREFIX)
         .filter(|id| !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
+        .map(str::to_ascii_lowercase)
         .ok_or_else(|| {
             let shown: String = name.chars().take(80).collect();
             ApiError::invalid("name", format!("'{shown}' is not a game name: expected games/{{id}}"))
@@ -43,16 +48,15 @@ pub fn seat_from_pb(
 ) -> Result<SeatSpec, ApiError> {
     use pb::seat::Player;
     match seat.and_then(|s| s.player.as_ref()) {
-        None => Ok(SeatSpec::Person { display_name: default_name.chars().take(MAX_DISPLAY_NAME).collect() }),
+        None => {
+            let display_name: String = default_name.chars().take(MAX_DISPLAY_NAME).collect();
+            printable("pdn", &display_name)?;
+            Ok(SeatSpec::Person { display_name })
+        }
         Some(Player::Person(person)) => {
-            if person.display_name.chars().count() > MAX_DISPLAY_NAME {
-                return Err(ApiError::over_limit(
-                    format!("{field}.person.display_name"),
-                    format!("{} characters", person.display_name.chars().count()),
-                    format!("{MAX_DISPLAY_NAME} characters"),
-                ));
-            }
-            Ok(SeatSpec::Person { display_name: person.display_name.clone() })
+            let field = format!("{field}.person.display_name");
+            let display_name = printable(&field, bounded(&field, &person.display_name, MAX_DISPLAY_NAME)?)?;
+            Ok(SeatSpec::Person { display_name: display_name.to_string() })
         }
         Some(Player::Engine(engine)) => engine_seat(&format!("{field}.engine"), engine, caps),
     }
@@ -66,8 +70,10 @@ fn engine_seat(field: &str, engine: &pb::EngineSeat, caps: &Caps) -> Result<Seat
             "an engine seat thinks by depth, nodes or time",
         ));
     }
-    let asked =
-        Asked { level: engine.level, ..super::search::limits(&format!("{field}.limits"), engine.limits.as_ref())? };
+    let asked = Asked {
+        level: non_negative(&format!("{field}.level"), engine.level)?,
+        ..super::search::limits(&format!("{field}.limits"), engine.limits.as_ref())?
+    };
     let (_, options, _) = asked.check(caps).map_err(|error| ApiError::search(&format!("{field}."), error))?;
     Ok(SeatSpec::Engine {
         level: u32::from(options.level),
@@ -148,11 +154,11 @@ pub fn moves_to_pb(replayed: &Replayed, from: usize) -> Vec<pb::GameMove> {
         .enumerate()
         .skip(from)
         .map(|(ply, (played, (&at_ms, &clock_ms)))| pb::GameMove {
-            ply: ply as u32,
+            ply: ply as i32,
             notation: played.notation.clone(),
             color: color_to_pb(played.color).into(),
             time: Some(timestamp(at_ms)),
-            r#move: Some(move_to_pb(variant, &played.mv)),
+            structured: Some(move_to_pb(variant, &played.mv)),
             clock: clock_ms.map(|ms| duration_to_pb(Duration::from_millis(ms as u64))),
         })
         .collect()
@@ -166,16 +172,16 @@ pub fn state_to_pb(version: u64, replayed: &Replayed) -> pb::GameState {
         status = pb::PositionStatus { state: pb::position_status::State::Aborted.into(), ..Default::default() };
     }
     pb::GameState {
-        ply: game.ply() as u32,
+        ply: game.ply() as i32,
         position: Some(position_to_pb(game.position())),
         status: Some(status),
         draw_offer: replayed.draw_offer.map_or(pb::Color::Unspecified, color_to_pb).into(),
         move_count: game.move_count().map(|count| pb::MoveCount {
             requested_by: color_to_pb(count.requested_by).into(),
-            started_at_ply: count.started_at_ply as u32,
-            white_king_moves: count.king_moves[Color::White.index()],
-            black_king_moves: count.king_moves[Color::Black.index()],
-            limit: MOVE_COUNT_LIMIT,
+            started_at_ply: count.started_at_ply as i32,
+            white_king_moves: count.king_moves[Color::White.index()] as i32,
+            black_king_moves: count.king_moves[Color::Black.index()] as i32,
+            limit: MOVE_COUNT_LIMIT as i32,
         }),
         etag: version.to_string(),
         update_time: Some(timestamp(replayed.updated_at_ms)),
@@ -191,10 +197,10 @@ fn seat_to_pb(seat: &SeatSpec) -> pb::Seat {
     let player = match seat {
         SeatSpec::Person { display_name } => Player::Person(pb::Person { display_name: display_name.clone() }),
         SeatSpec::Engine { level, depth, nodes, move_time_ms } => Player::Engine(pb::EngineSeat {
-            level: *level,
+            level: *level as i32,
             limits: Some(pb::SearchLimits {
-                depth: depth.unwrap_or(0),
-                nodes: nodes.unwrap_or(0),
+                depth: depth.unwrap_or(0) as i32,
+                nodes: nodes.unwrap_or(0) as i64,
                 move_time: move_time_ms.map(|ms| duration_to_pb(Duration::from_millis(ms))),
                 clock: None,
             }),
@@ -235,11 +241,11 @@ pub fn played_to_pb(acted: &Acted) -> Option<pb::GameMove> {
 /// A move that lost by a capture fault: as sent, with no structured form.
 fn forfeited_move(event: &Event, ply: usize) -> pb::GameMove {
     pb::GameMove {
-        ply: ply as u32,
+        ply: ply as i32,
         notation: event.text.clone(),
         color: color_to_pb(event.color).into(),
         time: Some(timestamp(event.at_ms)),
-        r#move: None,
+        structured: None,
         clock: None,
     }
 }

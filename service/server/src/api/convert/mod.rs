@@ -46,6 +46,20 @@ pub fn position(variant: Variant, field: &str, text: &str) -> Result<Position, A
     fen::parse(variant, text).map_err(|error| ApiError::InvalidFen { field: field.to_string(), error })
 }
 
+/// Reads a count, size or level field: signed on the wire (AIP-141), never negative here.
+pub fn non_negative(field: &str, value: i32) -> Result<u32, ApiError> {
+    u32::try_from(value).map_err(|_| negative(field, value.into()))
+}
+
+/// Reads a 64-bit count field (a node count) the same way.
+pub fn non_negative_64(field: &str, value: i64) -> Result<u64, ApiError> {
+    u64::try_from(value).map_err(|_| negative(field, value))
+}
+
+fn negative(field: &str, value: i64) -> ApiError {
+    ApiError::invalid(field, format!("{value} is negative: give 0 or more"))
+}
+
 /// Reads a move field against the legal moves of `position`.
 pub fn parse_move(position: &Position, field: &str, text: &str) -> Result<Move, ApiError> {
     notation::parse(position, text).map_err(|error| ApiError::Move { field: field.to_string(), error })
@@ -85,9 +99,9 @@ pub fn position_to_pb(position: &Position) -> pb::Position {
 /// A move, written out in every form a client may want.
 pub fn move_to_pb(variant: Variant, mv: &Move) -> pb::Move {
     let name = |square| variant.square_name(square);
-    let from = name(mv.from());
+    let from_square = name(mv.from());
     let path: Vec<String> = mv.landings().iter().map(|&square| name(square)).collect();
-    let to = path.last().cloned().unwrap_or_default();
+    let to_square = path.last().cloned().unwrap_or_default();
     let captures = match mv.captures_in_order(variant) {
         Some(order) => order.into_iter().map(name).collect(),
         None => mv.captured().into_iter().map(name).collect(),
@@ -95,8 +109,8 @@ pub fn move_to_pb(variant: Variant, mv: &Move) -> pb::Move {
     pb::Move {
         notation: notation::write(variant, mv),
         short_notation: notation::write_short(variant, mv),
-        from,
-        to,
+        from_square,
+        to_square,
         path,
         captures,
         promotes: mv.promotes(),
@@ -153,8 +167,8 @@ pub fn score_to_pb(score: Score) -> pb::Score {
     use pb::score::Value;
     let value = match score {
         Score::Value(estimate) => Value::Estimate(estimate),
-        Score::WinIn(plies) => Value::WinInPlies(plies),
-        Score::LossIn(plies) => Value::LossInPlies(plies),
+        Score::WinIn(plies) => Value::WinInPlies(plies as i32),
+        Score::LossIn(plies) => Value::LossInPlies(plies as i32),
         Score::Database(value) => Value::Database(database_value_to_pb(value).into()),
     };
     pb::Score { value: Some(value) }
@@ -197,6 +211,23 @@ pub fn bounded<'a>(field: &str, value: &'a str, max: usize) -> Result<&'a str, A
         ));
     }
     Ok(value)
+}
+
+/// Text a person gave (a display name, a session key), refused when it holds a control character
+/// (a line break, a tab, an escape): such text goes into PDN tags, logs and chat messages, where it
+/// would break the line it is on.
+pub fn printable<'a>(field: &str, value: &'a str) -> Result<&'a str, ApiError> {
+    match value.chars().find(|c| c.is_control()) {
+        Some(c) => Err(ApiError::invalid(
+            field,
+            format!(
+                "'{}' holds the control character {}: give printable text",
+                value.escape_debug(),
+                c.escape_unicode()
+            ),
+        )),
+        None => Ok(value),
+    }
 }
 
 /// A client-chosen request id: a UUID (AIP-155), in any of the forms the `uuid` crate reads

@@ -6,7 +6,7 @@ use std::time::Duration;
 use damiera_engine::search::Clock;
 use damiera_engine::{Game, Outcome, Variant};
 
-use super::{duration, parse_move, position, variant};
+use super::{duration, non_negative, non_negative_64, parse_move, position, variant};
 use crate::api::ApiError;
 use crate::proto as pb;
 use crate::search::{Asked, Caps, SearchJob, Tablebases};
@@ -33,12 +33,14 @@ pub fn search_job(
     let request = request.ok_or_else(|| ApiError::invalid("search", "the search must be given"))?;
     let variant = variant(&format!("{PREFIX}variant"), request.variant)?;
     let game = replay(variant, PREFIX, &request.fen, &request.moves)?;
+    let count = |name: &str, value: i32| non_negative(&format!("{PREFIX}{name}"), value);
     let mut asked = Asked {
-        threads: given(request.threads),
-        multipv: given(request.multipv),
-        hash_mib: given(request.hash_mib),
-        level: request.level,
-        seed: request.seed,
+        threads: given(count("threads", request.threads)?),
+        multipv: given(count("multipv", request.multipv)?),
+        hash_mib: given(count("hash_mib", request.hash_mib)?),
+        level: count("level", request.level)?,
+        // Any 64 bits make a seed: a negative one is as good as any other.
+        seed: request.seed as u64,
         ..limits(&format!("{PREFIX}limits"), request.limits.as_ref())?
     };
     if unlimited == Unlimited::UntilCancelled {
@@ -56,9 +58,10 @@ pub fn limits(field: &str, limits: Option<&pb::SearchLimits>) -> Result<Asked, A
     let Some(limits) = limits else { return Ok(Asked::default()) };
     let move_time =
         limits.move_time.as_ref().map(|value| duration(&format!("{field}.move_time"), value)).transpose()?;
+    let nodes = non_negative_64(&format!("{field}.nodes"), limits.nodes)?;
     Ok(Asked {
-        depth: given(limits.depth),
-        nodes: (limits.nodes > 0).then_some(limits.nodes),
+        depth: given(non_negative(&format!("{field}.depth"), limits.depth)?),
+        nodes: (nodes > 0).then_some(nodes),
         move_time,
         clock: limits.clock.as_ref().map(|c| clock(&format!("{field}.clock"), c)).transpose()?,
         ..Asked::default()

@@ -1,8 +1,10 @@
-//! `ListGames`: the caller's tenant's games newest first, filtered by variant, state and end reason, a page at a time. The page
-//! token is opaque to clients: the creation time and id of the last game of the page, hex-encoded.
+//! `ListGames`: the caller's tenant's games newest first, filtered by variant, state and end
+//! reason, a page at a time, each game in the request's view (BASIC, without its moves, unless
+//! FULL is asked for); the page tokens are [`page_token`]'s.
 
+use super::page_token;
 use crate::api::convert::games::{game_in_view, view_from_pb, View};
-use crate::api::convert::variant;
+use crate::api::convert::{non_negative, variant};
 use crate::api::ApiError;
 use crate::games::record::GameStateKind;
 use crate::games::store::{ListFilter, PageCursor};
@@ -28,20 +30,22 @@ pub async fn list_games(
         state: state_filter(request.state)?,
         reason: reason_filter(request)?,
     };
-    let page_size = match request.page_size {
+    let page_size = match non_negative("page_size", request.page_size)? {
         0 => DEFAULT_PAGE_SIZE,
         size => size.min(MAX_PAGE_SIZE),
     };
     let view = view_from_pb(request.view, View::Basic)?;
-    let after = (!request.page_token.is_empty()).then(|| decode_token(&request.page_token)).transpose()?;
+    let after = (!request.page_token.is_empty()).then(|| page_token::decode(tenant, request)).transpose()?;
     // One more than the page: whether it exists says if there is a next page.
     let mut stored = host.list(&filter, page_size + 1, after.as_ref()).await?;
     let more = stored.len() > page_size as usize;
     stored.truncate(page_size as usize);
     let next_page_token = match stored.last() {
-        Some((last, _)) if more => {
-            encode_token(&PageCursor { created_at_ms: last.header.created_at_ms, id: last.header.id.clone() })
-        }
+        Some((last, _)) if more => page_token::encode(
+            tenant,
+            request,
+            &PageCursor { created_at_ms: last.header.created_at_ms, id: last.header.id.clone() },
+        ),
         _ => String::new(),
     };
     let games = stored.iter().map(|(game, replayed)| game_in_view(game, replayed, view)).collect();
@@ -86,16 +90,4 @@ fn reason_filter(request: &pb::ListGamesRequest) -> Result<Option<String>, ApiEr
         chosen = Some(short.to_lowercase());
     }
     Ok(chosen)
-}
-
-fn encode_token(cursor: &PageCursor) -> String {
-    hex::encode(format!("{}:{}", cursor.created_at_ms, cursor.id))
-}
-
-fn decode_token(token: &str) -> Result<PageCursor, ApiError> {
-    let bad =
-        || ApiError::invalid("page_token", "not a page token of this listing: pass next_page_token back unchanged");
-    let text = String::from_utf8(hex::decode(token).map_err(|_| bad())?).map_err(|_| bad())?;
-    let (time, id) = text.split_once(':').ok_or_else(bad)?;
-    Ok(PageCursor { created_at_ms: time.parse().map_err(|_| bad())?, id: id.to_string() })
 }

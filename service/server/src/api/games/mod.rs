@@ -4,6 +4,7 @@
 
 mod create;
 mod listing;
+mod page_token;
 mod quota;
 mod review;
 
@@ -11,7 +12,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
-use damiera_engine::pdn;
+use damiera_engine::pdn::{self, Termination};
 use tokio_stream::{Stream, StreamExt};
 use tonic::metadata::MetadataMap;
 use tonic::{Request, Response, Status};
@@ -19,7 +20,7 @@ use tonic::{Request, Response, Status};
 use super::convert::games::{
     game_id, game_in_view, game_name, game_to_pb, played_to_pb, seat_label, view_from_pb, watch_event_to_pb, View,
 };
-use super::convert::{bounded, request_id};
+use super::convert::{bounded, non_negative, request_id};
 use super::{caller, ApiError};
 use crate::games::clock::TimingPolicy;
 use crate::games::record::EventKind;
@@ -95,7 +96,7 @@ impl GameApi {
         let id = game_id(name(request.get_ref()))?;
         let token = bearer_token(request.metadata())?;
         let tenant = caller(&request).tenant;
-        Ok(self.host.act(id, Actor::Seat { tenant: &tenant, token }, &action).await?)
+        Ok(self.host.act(&id, Actor::Seat { tenant: &tenant, token }, &action).await?)
     }
 }
 
@@ -125,11 +126,12 @@ fn simple(kind: EventKind, text: &str) -> Action {
 fn checked_action(
     kind: EventKind,
     text: &str,
-    expected_ply: Option<u32>,
+    expected_ply: Option<i32>,
     etag: &str,
     id: &str,
 ) -> Result<Action, ApiError> {
     let etag = bounded("etag", etag, MAX_ETAG)?;
+    let expected_ply = expected_ply.map(|ply| non_negative("expected_ply", ply)).transpose()?;
     Ok(Action {
         kind,
         said: Said::Text(text.to_string()),
@@ -164,7 +166,7 @@ impl GameService for GameApi {
     async fn get_game(&self, request: Request<pb::GetGameRequest>) -> Result<Response<pb::GetGameResponse>, Status> {
         let id = game_id(&request.get_ref().name)?;
         let view = view_from_pb(request.get_ref().view, View::Full)?;
-        let (stored, replayed) = self.host.load_as(&caller(&request).tenant, id).await.map_err(ApiError::from)?;
+        let (stored, replayed) = self.host.load_as(&caller(&request).tenant, &id).await.map_err(ApiError::from)?;
         Ok(Response::new(pb::GetGameResponse { game: Some(game_in_view(&stored, &replayed, view)) }))
     }
 
@@ -181,7 +183,7 @@ impl GameService for GameApi {
         let action = checked_action(EventKind::Move, notation, body.expected_ply, &body.etag, &body.request_id)?;
         let view = action_view(body.view)?;
         let acted = self.act(request, |r| &r.name, action).await?;
-        Ok(Response::new(pb::MakeMoveResponse { r#move: played_to_pb(&acted), game: game_of(&acted, view) }))
+        Ok(Response::new(pb::MakeMoveResponse { played_move: played_to_pb(&acted), game: game_of(&acted, view) }))
     }
 
     async fn resign(&self, request: Request<pb::ResignRequest>) -> Result<Response<pb::ResignResponse>, Status> {
@@ -257,8 +259,9 @@ impl GameService for GameApi {
         let ticket = self.watch_quota.take(caller.address)?;
         let request = request.into_inner();
         let id = game_id(&request.name)?;
+        let from_ply = request.from_ply.map(|ply| non_negative("from_ply", ply)).transpose()?;
         let pace = WatchPace { keep_alive: self.settings.keep_alive, patience: self.settings.watch_patience };
-        let stream = self.hub.watch(&caller.tenant, id, request.from_ply, pace).await.map_err(ApiError::from)?;
+        let stream = self.hub.watch(&caller.tenant, &id, from_ply, pace).await.map_err(ApiError::from)?;
         // The end at shutdown or of a watcher too slow is the last item: an error, after which the
         // stream stops. The ticket is given back when the stream is dropped.
         let messages = stream.map(move |event| {
@@ -273,11 +276,11 @@ impl GameService for GameApi {
         request: Request<pb::ExportPdnRequest>,
     ) -> Result<Response<pb::ExportPdnResponse>, Status> {
         let id = game_id(&request.get_ref().name)?;
-        let (stored, replayed) = self.host.load_as(&caller(&request).tenant, id).await.map_err(ApiError::from)?;
+        let (stored, replayed) = self.host.load_as(&caller(&request).tenant, &id).await.map_err(ApiError::from)?;
         let header = &stored.header;
         let mut tags = vec![
             ("Event", "Damiera game".to_string()),
-            ("Site", game_name(id)),
+            ("Site", game_name(&id)),
             ("Date", pdn_date(header.created_at_ms)),
             ("White", seat_label(header, damiera_engine::Color::White)),
             ("Black", seat_label(header, damiera_engine::Color::Black)),
@@ -286,6 +289,8 @@ impl GameService for GameApi {
         if let Some(reason) = replayed.aborted {
             // Aborted: no result; the reason says why.
             tags.push(("Termination", format!("aborted ({})", reason.name())));
+        } else if let Some(termination) = Termination::of(replayed.game.outcome()) {
+            tags.push(("Termination", termination.tag_value().to_string()));
         }
         let tags: Vec<_> = tags.into_iter().map(|(name, value)| (name.to_string(), value)).collect();
         let clocks: Vec<String> =

@@ -14,7 +14,7 @@ use tonic::Status;
 use super::create::read_pdn;
 use crate::api::convert::games::game_id;
 use crate::api::convert::search::{limits, replay};
-use crate::api::convert::{color_to_pb, score_to_pb, variant};
+use crate::api::convert::{color_to_pb, non_negative, score_to_pb, variant};
 use crate::api::ApiError;
 use crate::games::Host;
 use crate::proto::{self as pb, review_game_request::Game as Source, review_game_response::Update};
@@ -54,14 +54,17 @@ impl Reviewer {
         let game = self.game(tenant, request.game.as_ref()).await?;
         let mut asked = Asked {
             threads: Some(1),
-            hash_mib: (request.hash_mib > 0).then_some(request.hash_mib),
+            hash_mib: Some(non_negative("hash_mib", request.hash_mib)?).filter(|&mib| mib > 0),
             ..limits("limits", request.limits.as_ref())?
         };
         if request.limits.as_ref().is_none_or(|given| *given == pb::SearchLimits::default()) {
             asked.move_time = Some(DEFAULT_MOVE_TIME);
         }
         asked.check(&self.caps).map_err(|error| ApiError::search("", error))?;
-        let width = if request.chart_width == 0 { DEFAULT_CHART_WIDTH } else { request.chart_width };
+        let width = match non_negative("chart_width", request.chart_width)? {
+            0 => DEFAULT_CHART_WIDTH,
+            width => width,
+        };
         if !SIZES.contains(&width) {
             let description = format!("the chart is {} to {} pixels wide; got {width}", SIZES.start(), SIZES.end());
             return Err(ApiError::invalid("chart_width", description));
@@ -81,7 +84,7 @@ impl Reviewer {
     async fn game(&self, tenant: &TenantId, source: Option<&Source>) -> Result<Game, ApiError> {
         match source {
             None => Err(ApiError::invalid("game", "name a hosted game, or send its moves or PDN")),
-            Some(Source::Name(name)) => Ok(self.host.load_as(tenant, game_id(name)?).await?.1.game),
+            Some(Source::Name(name)) => Ok(self.host.load_as(tenant, &game_id(name)?).await?.1.game),
             Some(Source::Moves(moves)) => {
                 let variant = variant("moves.variant", moves.variant)?;
                 replay(variant, "moves.", &moves.fen, &moves.moves)
@@ -99,12 +102,12 @@ impl Reviewer {
         sender: &mpsc::UnboundedSender<Result<pb::ReviewGameResponse, Status>>,
     ) {
         let variant = game.variant();
-        let total = game.moves().len() as u32;
+        let total = game.moves().len() as i32;
         let mut reviewed = Vec::new();
         let session = session_key();
         let on_ply = |ply: ReviewedPly| {
             let message = reviewed_to_pb(variant, &ply, total);
-            let _ = sender.send(Ok(pb::ReviewGameResponse { update: Some(Update::Move(message)) }));
+            let _ = sender.send(Ok(pb::ReviewGameResponse { update: Some(Update::ReviewedMove(message)) }));
             reviewed.push(ply);
         };
         let searches = Searches { asked, caps: &self.caps, tablebases: &self.tablebases, pool: &self.pool };
@@ -132,9 +135,9 @@ fn review_error(error: ReviewError) -> ApiError {
     }
 }
 
-fn reviewed_to_pb(variant: Variant, ply: &ReviewedPly, total: u32) -> pb::ReviewedMove {
+fn reviewed_to_pb(variant: Variant, ply: &ReviewedPly, total: i32) -> pb::ReviewedMove {
     pb::ReviewedMove {
-        ply: ply.ply as u32,
+        ply: ply.ply as i32,
         color: color_to_pb(ply.mover).into(),
         played: notation::write(variant, &ply.played),
         best_move: ply.best.map(|best| notation::write(variant, &best)).unwrap_or_default(),
@@ -143,7 +146,7 @@ fn reviewed_to_pb(variant: Variant, ply: &ReviewedPly, total: u32) -> pb::Review
         expected_before: ply.expected_before,
         expected_after: ply.expected_after,
         judgement: judgement_to_pb(ply.judgement).into(),
-        done: ply.ply as u32 + 1,
+        done: ply.ply as i32 + 1,
         total,
     }
 }
@@ -183,7 +186,7 @@ fn summary(reviewed: &[ReviewedPly], width: u32) -> Result<pb::ReviewSummary, Ap
         })
         .collect();
     let counts = |color: Color| {
-        let count = |judgement| reviewed.iter().filter(|p| p.mover == color && p.judgement == judgement).count() as u32;
+        let count = |judgement| reviewed.iter().filter(|p| p.mover == color && p.judgement == judgement).count() as i32;
         pb::JudgementCounts {
             inaccuracies: count(Judgement::Inaccuracy),
             mistakes: count(Judgement::Mistake),

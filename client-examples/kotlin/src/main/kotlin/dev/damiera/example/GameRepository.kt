@@ -80,7 +80,7 @@ class GameRepository(
             .setExpectedPly(expectedPly)
             .setRequestId(requestId)
             .build()
-        return unary { it.makeMove(request, bearer(seat.token)) }.move
+        return unary { it.makeMove(request, bearer(seat.token)) }.playedMove
     }
 
     /**

@@ -31,7 +31,7 @@ fun main() = runBlocking {
 /** A move that is not legal, decoded: the reason a program switches on and the legal moves. */
 private suspend fun showIllegalMove(client: DamieraClient) {
     try {
-        client.rules.applyMove(Variant.VARIANT_ITALIAN, fen = "", move = "22-17")
+        client.rules.applyMove(Variant.VARIANT_ITALIAN, fen = "", notation = "22-17")
     } catch (error: DamieraException) {
         if (error.reason != "ILLEGAL_MOVE") throw error
         println("22-17 refused: ${error.code} ${error.reason}; legal moves: ${error.metadata["legalMoves"]}")

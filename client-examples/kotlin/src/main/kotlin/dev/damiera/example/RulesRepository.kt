@@ -23,10 +23,10 @@ class RulesRepository(
         )
     }
 
-    /** Plays [move] (full or short notation) from [fen]; an illegal move fails with ILLEGAL_MOVE. */
-    suspend fun applyMove(variant: Variant, fen: String, move: String): ApplyMoveResponse = decodingErrors {
+    /** Plays [notation] (full or short) from [fen]; an illegal move fails with ILLEGAL_MOVE. */
+    suspend fun applyMove(variant: Variant, fen: String, notation: String): ApplyMoveResponse = decodingErrors {
         stub.within(timeout).applyMove(
-            ApplyMoveRequest.newBuilder().setVariant(variant).setFen(fen).setMove(move).build(),
+            ApplyMoveRequest.newBuilder().setVariant(variant).setFen(fen).setNotation(notation).build(),
         )
     }
 }

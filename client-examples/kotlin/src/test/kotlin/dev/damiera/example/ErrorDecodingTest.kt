@@ -14,13 +14,13 @@ class ErrorDecodingTest : LiveServerTest() {
     @Test
     fun `an illegal move is refused with ILLEGAL_MOVE and the legal moves`() = runBlocking {
         val error = assertFailsWith<DamieraException> {
-            client.rules.applyMove(Variant.VARIANT_ITALIAN, fen = "", move = "22-17")
+            client.rules.applyMove(Variant.VARIANT_ITALIAN, fen = "", notation = "22-17")
         }
         assertEquals(Status.Code.INVALID_ARGUMENT, error.code)
         assertEquals("ILLEGAL_MOVE", error.reason)
         assertEquals("damiera.dev", error.domain)
         assertEquals(mapOf("legalMoves" to italianStartMoves), error.metadata)
-        assertEquals(setOf("move"), error.fieldViolations.keys)
+        assertEquals(setOf("notation"), error.fieldViolations.keys)
     }
 
     @Test

@@ -45,7 +45,7 @@ class RulesTest : LiveServerTest() {
     @Test
     fun `the short form plays the whole capture and taking the last piece wins`() = runBlocking {
         val answer = client.rules.applyMove(Variant.VARIANT_ITALIAN, "W:W22:B18,10", "22x6")
-        assertEquals("22x13x6", answer.move.notation)
+        assertEquals("22x13x6", answer.playedMove.notation)
         assertEquals("B:W6:B", answer.position.fen)
         assertEquals(State.STATE_WON, answer.status.state)
         assertEquals(Color.COLOR_WHITE, answer.status.winner)
