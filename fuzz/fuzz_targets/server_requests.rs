@@ -45,6 +45,7 @@ enum Rpc {
     AbortGame,
     OfferTakeback,
     AnswerTakeback,
+    DeleteGame,
     ExportPdn,
     ImportGame,
 }
@@ -182,6 +183,7 @@ async fn send(call: &Call<'_>, game: &Game) -> Result<(), Status> {
         Rpc::AbortGame => unary!(games, abort_game, AbortGameRequest, call, game, name),
         Rpc::OfferTakeback => unary!(games, offer_takeback, OfferTakebackRequest, call, game, name),
         Rpc::AnswerTakeback => unary!(games, answer_takeback, AnswerTakebackRequest, call, game, name),
+        Rpc::DeleteGame => unary!(games, delete_game, DeleteGameRequest, call, game, name),
         Rpc::ExportPdn => unary!(games, export_pdn, ExportPdnRequest, call, game, name),
         Rpc::ImportGame => unary!(games, import_game, ImportGameRequest, call, game),
     }
@@ -197,12 +199,16 @@ async fn create(variant: u8) -> Game {
     Game { name: made.game.expect("the game").name, white: made.white_token, black: made.black_token }
 }
 
-/// The game's stored moves replay legally from its start to the position the server reports.
-async fn check_replay(game: &Game) {
+/// The game's stored moves replay legally from its start to the position the server reports;
+/// or, after a DeleteGame that succeeded, the game is not found.
+async fn check_replay(game: &Game, deleted: bool) {
     let server = damiera_fuzz::server::server();
     let stored =
         server.games.get_game(Request::new(pb::GetGameRequest { name: game.name.clone(), ..Default::default() })).await;
-    let stored = stored.expect("the game loads").into_inner().game.expect("a game");
+    let stored = match stored {
+        Err(status) if deleted && status.code() == Code::NotFound => return,
+        stored => stored.expect("the game loads").into_inner().game.expect("a game"),
+    };
     let start = stored.start_position.expect("a start position");
     let variant = convert::variant("variant", start.variant).expect("a variant");
     let mut position = fen::parse(variant, &start.fen).expect("the start FEN reads");
@@ -216,8 +222,11 @@ async fn check_replay(game: &Game) {
 fuzz_target!(|input: Input<'_>| {
     damiera_fuzz::server::server().runtime.block_on(async {
         let game = create(input.variant).await;
+        let mut deleted = false;
         for call in input.calls.iter().take(MAX_CALLS) {
-            if let Err(status) = send(call, &game).await {
+            let sent = send(call, &game).await;
+            deleted |= matches!(call.rpc, Rpc::DeleteGame) && sent.is_ok();
+            if let Err(status) = sent {
                 let code = status.code();
                 assert!(
                     !matches!(code, Code::Internal | Code::Unknown | Code::DataLoss | Code::Unavailable),
@@ -226,6 +235,6 @@ fuzz_target!(|input: Input<'_>| {
                 );
             }
         }
-        check_replay(&game).await;
+        check_replay(&game, deleted).await;
     });
 });
