@@ -18,7 +18,7 @@ use damiera_server::proto::{
     AnswerTakebackRequest, CreateGameRequest, ExportPdnRequest, GameOptions, GameView, ListGamesRequest,
     MakeMoveRequest, OfferTakebackRequest, Seat, TimeControl, Variant, WatchGameRequest, WinReason,
 };
-use support::{as_seat, etag_version, failure, get_game, wait_until, Backend, TestServer};
+use support::{as_seat, etag_version, failure, get_game, person, wait_until, Backend, TestServer};
 use tokio_stream::StreamExt;
 use tonic::transport::Channel;
 use tonic::Code;
@@ -48,10 +48,6 @@ fn fischer(base_ms: u64, increment_ms: u64) -> TimeControl {
             increment: Some(duration(increment_ms)),
         })),
     }
-}
-
-fn person(name: &str) -> Option<Seat> {
-    Some(Seat { player: Some(Player::Person(pb::Person { display_name: name.to_string() })) })
 }
 
 /// A game between two people under `time_control`, with its tokens.

@@ -13,10 +13,10 @@ use std::time::Duration;
 use damiera_server::proto::game_service_client::GameServiceClient;
 use damiera_server::proto::watch_game_response::Event;
 use damiera_server::proto::{
-    self as pb, seat::Player, AbortGameRequest, CreateGameRequest, DeleteGameRequest, GetGameRequest, ListGamesRequest,
-    MakeMoveRequest, ResignRequest, Seat, Variant, WatchGameRequest,
+    AbortGameRequest, CreateGameRequest, DeleteGameRequest, GetGameRequest, ListGamesRequest, MakeMoveRequest,
+    ResignRequest, Variant, WatchGameRequest,
 };
-use support::{as_seat, failure, get_game, Backend, TestServer};
+use support::{as_seat, failure, get_game, person, Backend, TestServer};
 use tokio_stream::StreamExt;
 use tonic::transport::Channel;
 use tonic::Code;
@@ -27,9 +27,12 @@ on_both_stores!(a_seat_deletes_its_game_and_its_watchers_are_told, the_retention
 
 /// A game between two people: its name and tokens.
 async fn create(games: &mut Games) -> (String, String, String) {
-    let person = || Some(Seat { player: Some(Player::Person(pb::Person { display_name: "Anna".into() })) });
-    let request =
-        CreateGameRequest { variant: Variant::Italian as i32, white: person(), black: person(), ..Default::default() };
+    let request = CreateGameRequest {
+        variant: Variant::Italian as i32,
+        white: person("Anna"),
+        black: person("Bruno"),
+        ..Default::default()
+    };
     let made = games.create_game(request).await.expect("the game is created").into_inner();
     (made.game.expect("a game").name, made.white_token, made.black_token)
 }
@@ -85,7 +88,7 @@ async fn a_seat_deletes_its_game_and_its_watchers_are_told(backend: Backend) {
     assert_eq!(watch.code, Code::NotFound);
     let mv = MakeMoveRequest { name: name.clone(), notation: "10-14".into(), ..Default::default() };
     assert_eq!(failure(games.make_move(as_seat(&black, mv)).await).code, Code::NotFound);
-    assert_eq!(listed(&mut games).await, [other.clone()]);
+    assert_eq!(listed(&mut games).await, std::slice::from_ref(&other));
 
     // A retry after a lost answer finds no game: an error, or with allow_missing a success.
     let again = failure(games.delete_game(as_seat(&black, delete(&name, &etag, false))).await);
@@ -114,7 +117,7 @@ async fn the_retention_deletes_only_games_over(backend: Backend) {
         if listed(&mut games).await == [ongoing.clone()] {
             // Four seconds more: still there, though it was made before the others ended.
             tokio::time::sleep(Duration::from_secs(4)).await;
-            assert_eq!(listed(&mut games).await, [ongoing.clone()]);
+            assert_eq!(listed(&mut games).await, std::slice::from_ref(&ongoing));
             assert_eq!(get_game(&mut games, &ongoing).await.state.unwrap().ply, 0);
             return;
         }

@@ -18,7 +18,7 @@ use damiera_server::proto::{
     ExportPdnRequest, GameOptions, GameView, GetGameRequest, ImportGameRequest, ListGamesRequest, MakeMoveRequest,
     OfferDrawRequest, RequestMoveCountRequest, ResignRequest, Seat, Variant, WatchGameRequest, WinReason,
 };
-use support::{as_seat, etag_version, failure, get_game, wait_until, Backend, TestServer};
+use support::{as_seat, etag_version, failure, get_game, person, wait_until, Backend, TestServer};
 use tokio_stream::StreamExt;
 use tonic::transport::Channel;
 use tonic::{Code, Request};
@@ -55,10 +55,6 @@ on_both_stores!(
 async fn start(backend: Backend, args: &[&str]) -> Option<TestServer> {
     let database = backend.scratch().await?;
     Some(TestServer::start_on(&database, args))
-}
-
-fn person(name: &str) -> Option<Seat> {
-    Some(Seat { player: Some(Player::Person(pb::Person { display_name: name.to_string() })) })
 }
 
 fn engine(level: i32, depth: i32) -> Option<Seat> {

@@ -12,11 +12,11 @@ mod support;
 
 use damiera_server::proto::game_service_client::GameServiceClient;
 use damiera_server::proto::{
-    self as pb, seat::Player, AbortGameRequest, AnswerDrawRequest, AnswerTakebackRequest, CreateGameRequest,
-    GameOptions, ImportGameRequest, MakeMoveRequest, OfferDrawRequest, OfferTakebackRequest, RequestMoveCountRequest,
-    ResignRequest, Seat, Variant,
+    self as pb, AbortGameRequest, AnswerDrawRequest, AnswerTakebackRequest, CreateGameRequest, GameOptions,
+    ImportGameRequest, MakeMoveRequest, OfferDrawRequest, OfferTakebackRequest, RequestMoveCountRequest, ResignRequest,
+    Variant,
 };
-use support::{as_seat, etag_version, failure, get_game, Backend, TestServer};
+use support::{as_seat, etag_version, failure, get_game, person, Backend, TestServer};
 use tonic::transport::Channel;
 use tonic::{Code, Status};
 
@@ -91,10 +91,6 @@ async fn send(games: &mut Games, call: Call, token: &str, name: &str, checks: Ch
         }
     };
     Ok(game.expect("an action answers the game"))
-}
-
-fn person(name: &str) -> Option<Seat> {
-    Some(Seat { player: Some(Player::Person(pb::Person { display_name: name.to_string() })) })
 }
 
 /// A game between two people, with its tokens.

@@ -306,3 +306,9 @@ pub fn etag_version(etag: &str) -> u64 {
     assert!(digest.len() == 8 && digest.bytes().all(|b| b.is_ascii_hexdigit()), "etag {etag}");
     version.parse().unwrap_or_else(|_| panic!("etag {etag}"))
 }
+
+/// A person's seat, named `name`.
+pub fn person(name: &str) -> Option<damiera_server::proto::Seat> {
+    use damiera_server::proto::{seat::Player, Person, Seat};
+    Some(Seat { player: Some(Player::Person(Person { display_name: name.to_string() })) })
+}
