@@ -46,6 +46,7 @@ enum Rpc {
     AbortGame,
     OfferTakeback,
     AnswerTakeback,
+    DeleteGame,
     ExportPdn,
     ImportGame,
 }
@@ -181,6 +182,7 @@ async fn send(server: &Server, call: &Call<'_>, game: &Game) -> Result<(), Statu
         Rpc::AbortGame => unary!(games, abort_game, AbortGameRequest, call, game, name),
         Rpc::OfferTakeback => unary!(games, offer_takeback, OfferTakebackRequest, call, game, name),
         Rpc::AnswerTakeback => unary!(games, answer_takeback, AnswerTakebackRequest, call, game, name),
+        Rpc::DeleteGame => unary!(games, delete_game, DeleteGameRequest, call, game, name),
         Rpc::ExportPdn => unary!(games, export_pdn, ExportPdnRequest, call, game, name),
         Rpc::ImportGame => unary!(games, import_game, ImportGameRequest, call, game),
     }
@@ -195,11 +197,15 @@ async fn create(server: &Server, variant: u8) -> Game {
     Game { name: made.game.expect("the game").name, white: made.white_token, black: made.black_token }
 }
 
-/// The game's stored moves replay legally from its start to the position the server reports.
-async fn check_replay(server: &Server, game: &Game) {
+/// The game's stored moves replay legally from its start to the position the server reports;
+/// or, after a DeleteGame that succeeded, the game is not found.
+async fn check_replay(server: &Server, game: &Game, deleted: bool) {
     let stored =
         server.games.get_game(Request::new(pb::GetGameRequest { name: game.name.clone(), ..Default::default() })).await;
-    let stored = stored.expect("the game loads").into_inner().game.expect("a game");
+    let stored = match stored {
+        Err(status) if deleted && status.code() == Code::NotFound => return,
+        stored => stored.expect("the game loads").into_inner().game.expect("a game"),
+    };
     let start = stored.start_position.expect("a start position");
     let variant = convert::variant("variant", start.variant).expect("a variant");
     let mut position = fen::parse(variant, &start.fen).expect("the start FEN reads");
@@ -214,8 +220,11 @@ fuzz_target!(|input: Input<'_>| {
     let server = damiera_fuzz::server::for_input();
     server.runtime.block_on(async {
         let game = create(&server, input.variant).await;
+        let mut deleted = false;
         for call in input.calls.iter().take(MAX_CALLS) {
-            if let Err(status) = send(&server, call, &game).await {
+            let sent = send(&server, call, &game).await;
+            deleted |= matches!(call.rpc, Rpc::DeleteGame) && sent.is_ok();
+            if let Err(status) = sent {
                 let code = status.code();
                 assert!(
                     !matches!(code, Code::Internal | Code::Unknown | Code::DataLoss | Code::Unavailable),
@@ -224,6 +233,6 @@ fuzz_target!(|input: Input<'_>| {
                 );
             }
         }
-        check_replay(&server, &game).await;
+        check_replay(&server, &game, deleted).await;
     });
 });

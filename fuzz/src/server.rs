@@ -86,6 +86,7 @@ fn start() -> Server {
         timing: damiera_server::games::clock::TimingPolicy::default(),
         watch_patience: Duration::from_secs(30),
         max_watches_per_client: 0,
+        retention: None,
     };
     let (rules, engine, games) = runtime.block_on(async {
         let store = Store::open(&url).await.expect("the SQLite store opens");
