@@ -5,8 +5,10 @@
 // binary of the npm package @bufbuild/buf, installed into buf/node_modules by `npm ci`, which
 // checks it against the integrity hashes of buf/package-lock.json as go checks modules against
 // go.sum. Its install script is not run: the package's bin/buf finds its platform's binary
-// without it.
+// without it. Damiera's published service config (../../proto/service_config.json) is copied
+// into package damiera, which embeds it.
 package examples
 
 //go:generate npm ci --prefix buf --ignore-scripts --no-audit --no-fund --silent
 //go:generate buf/node_modules/.bin/buf generate
+//go:generate cp ../../proto/service_config.json damiera/service_config.json

@@ -1,10 +1,12 @@
-"""Generates the Python gRPC stubs of Damiera's API from ../../proto into ./damiera (git-ignored).
+"""Generates the Python gRPC stubs of Damiera's API from ../../proto into ./damiera (git-ignored),
+and copies the published service config (../../proto/service_config.json) beside them.
 
 Run it with the venv's Python before the examples or tests: `.venv/bin/python generate_stubs.py`.
 The google.rpc types that errors carry (Status, ErrorInfo, BadRequest, RetryInfo) come ready-made
 from the googleapis-common-protos package, so only Damiera's own files are generated here.
 """
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -35,6 +37,7 @@ def main() -> int:
     if status != 0:
         print(f"protoc failed with status {status}", file=sys.stderr)
         return status
+    shutil.copyfile(PROTO_ROOT / "service_config.json", OUTPUT / "damiera" / "service_config.json")
     print(f"generated {len(proto_files)} proto files into {OUTPUT / 'damiera' / 'v1'}")
     return 0
 

@@ -10,6 +10,7 @@
 
 use arbitrary::Arbitrary;
 use damiera_engine::{fen, notation, Position};
+use damiera_fuzz::server::Server;
 use damiera_server::api::convert;
 use damiera_server::proto::engine_service_server::EngineService;
 use damiera_server::proto::game_service_server::GameService;
@@ -45,6 +46,7 @@ enum Rpc {
     AbortGame,
     OfferTakeback,
     AnswerTakeback,
+    DeleteGame,
     ExportPdn,
     ImportGame,
 }
@@ -135,8 +137,7 @@ macro_rules! unary {
 }
 
 /// The current position of the input's game, as the server reports it.
-async fn current_position(game: &Game) -> Option<Position> {
-    let server = damiera_fuzz::server::server();
+async fn current_position(server: &Server, game: &Game) -> Option<Position> {
     let answer = server
         .games
         .get_game(Request::new(pb::GetGameRequest { name: game.name.clone(), ..Default::default() }))
@@ -147,8 +148,7 @@ async fn current_position(game: &Game) -> Option<Position> {
     fen::parse(variant, &state_position.fen).ok()
 }
 
-async fn send(call: &Call<'_>, game: &Game) -> Result<(), Status> {
-    let server = damiera_fuzz::server::server();
+async fn send(server: &Server, call: &Call<'_>, game: &Game) -> Result<(), Status> {
     let (rules, engine, games) = (&server.rules, &server.engine, &server.games);
     match call.rpc {
         Rpc::ListVariants => unary!(rules, list_variants, ListVariantsRequest, call, game),
@@ -167,7 +167,7 @@ async fn send(call: &Call<'_>, game: &Game) -> Result<(), Status> {
                 return Ok(());
             };
             message.name = named(call, game, message.name);
-            if let (Some(choice), Some(position)) = (call.legal_move, current_position(game).await) {
+            if let (Some(choice), Some(position)) = (call.legal_move, current_position(server, game).await) {
                 let moves = position.legal_moves();
                 if let Some(mv) = moves.get(usize::from(choice) % moves.len().max(1)) {
                     message.notation = notation::write(position.variant(), mv);
@@ -182,27 +182,30 @@ async fn send(call: &Call<'_>, game: &Game) -> Result<(), Status> {
         Rpc::AbortGame => unary!(games, abort_game, AbortGameRequest, call, game, name),
         Rpc::OfferTakeback => unary!(games, offer_takeback, OfferTakebackRequest, call, game, name),
         Rpc::AnswerTakeback => unary!(games, answer_takeback, AnswerTakebackRequest, call, game, name),
+        Rpc::DeleteGame => unary!(games, delete_game, DeleteGameRequest, call, game, name),
         Rpc::ExportPdn => unary!(games, export_pdn, ExportPdnRequest, call, game, name),
         Rpc::ImportGame => unary!(games, import_game, ImportGameRequest, call, game),
     }
 }
 
 /// A person against a person in `variant`.
-async fn create(variant: u8) -> Game {
+async fn create(server: &Server, variant: u8) -> Game {
     let person = || Some(pb::Seat { player: Some(pb::seat::Player::Person(pb::Person::default())) });
     let variant = i32::from(variant % 3) + pb::Variant::Italian as i32;
     let message = pb::CreateGameRequest { variant, white: person(), black: person(), ..Default::default() };
-    let server = damiera_fuzz::server::server();
     let made = server.games.create_game(Request::new(message)).await.expect("a plain game is created").into_inner();
     Game { name: made.game.expect("the game").name, white: made.white_token, black: made.black_token }
 }
 
-/// The game's stored moves replay legally from its start to the position the server reports.
-async fn check_replay(game: &Game) {
-    let server = damiera_fuzz::server::server();
+/// The game's stored moves replay legally from its start to the position the server reports;
+/// or, after a DeleteGame that succeeded, the game is not found.
+async fn check_replay(server: &Server, game: &Game, deleted: bool) {
     let stored =
         server.games.get_game(Request::new(pb::GetGameRequest { name: game.name.clone(), ..Default::default() })).await;
-    let stored = stored.expect("the game loads").into_inner().game.expect("a game");
+    let stored = match stored {
+        Err(status) if deleted && status.code() == Code::NotFound => return,
+        stored => stored.expect("the game loads").into_inner().game.expect("a game"),
+    };
     let start = stored.start_position.expect("a start position");
     let variant = convert::variant("variant", start.variant).expect("a variant");
     let mut position = fen::parse(variant, &start.fen).expect("the start FEN reads");
@@ -214,10 +217,14 @@ async fn check_replay(game: &Game) {
 }
 
 fuzz_target!(|input: Input<'_>| {
-    damiera_fuzz::server::server().runtime.block_on(async {
-        let game = create(input.variant).await;
+    let server = damiera_fuzz::server::for_input();
+    server.runtime.block_on(async {
+        let game = create(&server, input.variant).await;
+        let mut deleted = false;
         for call in input.calls.iter().take(MAX_CALLS) {
-            if let Err(status) = send(call, &game).await {
+            let sent = send(&server, call, &game).await;
+            deleted |= matches!(call.rpc, Rpc::DeleteGame) && sent.is_ok();
+            if let Err(status) = sent {
                 let code = status.code();
                 assert!(
                     !matches!(code, Code::Internal | Code::Unknown | Code::DataLoss | Code::Unavailable),
@@ -226,6 +233,6 @@ fuzz_target!(|input: Input<'_>| {
                 );
             }
         }
-        check_replay(&game).await;
+        check_replay(&server, &game, deleted).await;
     });
 });

@@ -1,10 +1,12 @@
 //! The server in process for the requests target: the three gRPC services as `damiera serve`
 //! builds them, over a game store in a temporary SQLite file (in memory where the system has a
-//! tmpfs), on a Tokio runtime of its own, with small search caps so that a fuzzed search ends
-//! within a millisecond or two.
+//! tmpfs), on a single-threaded Tokio runtime of its own (each call runs on the fuzzing thread,
+//! with no handoff to a worker), with small search caps so that a fuzzed search ends within a
+//! millisecond or two. A server takes [`INPUTS_PER_STORE`] inputs, then the next starts on a
+//! fresh store, so that a run of millions of inputs does not fill memory with their games.
 
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use damiera_server::api::{EngineApi, GameApi, GameSettings, RulesApi};
@@ -30,19 +32,41 @@ pub struct Server {
     pub engine: EngineApi,
     /// `GameService`.
     pub games: GameApi,
-    /// Holds the SQLite file; a later fuzzing process removes it once this one has ended.
+    /// Holds the SQLite file, removed when the server is dropped; a later fuzzing process removes
+    /// it if this one was killed first.
     _folder: tempfile::TempDir,
 }
 
-/// The one server of this process, started on first use.
-pub fn server() -> &'static Server {
-    static SERVER: OnceLock<Server> = OnceLock::new();
-    SERVER.get_or_init(start)
+/// Inputs one server takes before the next starts on a fresh store. A store grows by about a
+/// kilobyte an input (its game, and what its calls created), and a `ListGames` call loads and
+/// replays a page of games (50 by default), so a large store slows every input: with a fresh store
+/// every 100,000 inputs a run made 605 inputs a second, every 3,000 1,235, every 300 1,520 (25 s
+/// each, one after the other, on the same loaded machine). A thousand games still fill twenty
+/// pages, so listings page as they do on a real server.
+pub const INPUTS_PER_STORE: u64 = 1_000;
+
+/// The server for the next input: the one running, or a new one on a fresh store once the one
+/// running has taken [`INPUTS_PER_STORE`] inputs (the old one, its runtime and its store's
+/// folder are dropped then; every call of an input has ended with the input).
+pub fn for_input() -> Arc<Server> {
+    static CURRENT: Mutex<Option<(u64, Arc<Server>)>> = Mutex::new(None);
+    let mut current = CURRENT.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    match &mut *current {
+        Some((inputs, server)) if *inputs < INPUTS_PER_STORE => {
+            *inputs += 1;
+            Arc::clone(server)
+        }
+        _ => {
+            *current = None;
+            let server = Arc::new(start());
+            *current = Some((1, Arc::clone(&server)));
+            server
+        }
+    }
 }
 
 fn start() -> Server {
-    let runtime =
-        tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().expect("a Tokio runtime");
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a Tokio runtime");
     let folder = database_folder();
     let url = format!("sqlite://{}", folder.path().join("games.db").display());
     let caps = Arc::new(Caps {
@@ -62,6 +86,7 @@ fn start() -> Server {
         timing: damiera_server::games::clock::TimingPolicy::default(),
         watch_patience: Duration::from_secs(30),
         max_watches_per_client: 0,
+        retention: None,
     };
     let (rules, engine, games) = runtime.block_on(async {
         let store = Store::open(&url).await.expect("the SQLite store opens");
@@ -88,9 +113,9 @@ fn database_folder() -> tempfile::TempDir {
         .expect("a temporary folder")
 }
 
-/// Removes the folders in `parent` of fuzzing processes that have ended: the server is a static,
-/// never dropped, so its folder outlives its process. Only where `/proc` tells which processes
-/// live.
+/// Removes the folders in `parent` of fuzzing processes that have ended: a process that ends by
+/// a signal or an exit never drops its server, so its folder outlives it. Only where `/proc`
+/// tells which processes live.
 fn remove_orphans(parent: &Path) {
     let processes = Path::new("/proc");
     let Ok(entries) = std::fs::read_dir(parent) else { return };

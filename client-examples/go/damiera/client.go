@@ -1,11 +1,14 @@
 // Package damiera is what any Go program that talks to Damiera needs, whatever it serves to its
-// own users: a connection with the API key, deadlines and retries set once (this file), the
+// own users: a connection with the API key, deadlines and retries set once (this file, with
+// Damiera's service config, whose retry policy has grpc-go itself send an idempotent call again
+// when it fails UNAVAILABLE; retry.go retries what a status code cannot say), the
 // refusals decoded from their status details (errors.go), and a seat's token on a call
 // (seat.go). The generated stubs themselves are in ../gen/damiera/v1, made by `go generate`.
 package damiera
 
 import (
 	"crypto/tls"
+	_ "embed"
 	"errors"
 	"fmt"
 	"os"
@@ -16,6 +19,13 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 )
+
+// serviceConfig is Damiera's published gRPC service config, proto/service_config.json, as
+// `go generate` copies it here: the default of every connection (the server sends none through
+// name resolution).
+//
+//go:embed service_config.json
+var serviceConfig string
 
 // Config says where the server is and how every call to it is made.
 type Config struct {
@@ -31,8 +41,9 @@ type Config struct {
 	// 10 s. A search's deadline is part of its budget, so an engine call gets the best move found
 	// so far rather than an error.
 	CallTimeout time.Duration
-	// Attempts bounds the tries of a call the server refused without acting on it (see
-	// retry.go); 0 means 4.
+	// Attempts bounds the tries of a call the server refused without acting on it, by the
+	// refusal's reason (see retry.go); 0 means 4. UNAVAILABLE is the service config's: up to 4
+	// attempts within each of these.
 	Attempts int
 }
 
@@ -60,6 +71,7 @@ func Dial(cfg Config) (*Client, error) {
 	}
 	conn, err := grpc.NewClient(cfg.Addr,
 		grpc.WithTransportCredentials(transport),
+		grpc.WithDefaultServiceConfig(serviceConfig),
 		grpc.WithChainUnaryInterceptor(
 			apiKeyUnary(cfg.APIKey),
 			deadlineUnary(orDefault(cfg.CallTimeout, 10*time.Second)),

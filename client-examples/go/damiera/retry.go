@@ -1,5 +1,9 @@
-// Retries of the refusals that the server answers without having acted: the call was not
-// applied, so sending it again is safe even without a request_id, and it may succeed later.
+// Retries of the refusals that the server answers without having acted, by their reason: the
+// call was not applied, so sending it again is safe even without a request_id, and it may
+// succeed later. These are what the service config (client.go) cannot say, since it retries by
+// status code alone: RESOURCE_EXHAUSTED is OVERLOADED but also a message over a size limit, and
+// ABORTED is CONTENDED but also STALE_STATE. UNAVAILABLE (STORE_UNAVAILABLE, a lost connection) is
+// the service config's.
 
 package damiera
 
@@ -14,10 +18,9 @@ import (
 // them: it says the caller's view of the game is out of date, and only the caller can decide
 // what to do with the game as it now stands.
 var retriedReasons = map[string]bool{
-	ReasonContended:        true, // ABORTED: the game changed under the call too often
-	ReasonOverloaded:       true, // RESOURCE_EXHAUSTED: every search slot busy
-	ReasonRateLimited:      true, // RESOURCE_EXHAUSTED: this client is over --rate-limit
-	ReasonStoreUnavailable: true, // UNAVAILABLE: the database did not answer; nothing changed
+	ReasonContended:   true, // ABORTED: the game changed under the call too often
+	ReasonOverloaded:  true, // RESOURCE_EXHAUSTED: every search slot busy
+	ReasonRateLimited: true, // RESOURCE_EXHAUSTED: this client is over --rate-limit
 }
 
 // pauseWithoutAdvice is the wait before another try when the server sent no RetryInfo.

@@ -1,5 +1,6 @@
-// The client's interceptors against a stand-in RulesService on loopback that refuses as Damiera
-// does: which refusals are tried again, how often, after how long, and with the API key.
+// The client's interceptors and service config against a stand-in RulesService on loopback that
+// refuses as Damiera does: which refusals are tried again, how often, after how long, and with
+// the API key.
 
 package damiera_test
 
@@ -116,5 +117,28 @@ func TestContendedIsTriedFourTimesAtMost(t *testing.T) {
 	_, err := client.Rules.ListVariants(context.Background(), &damierav1.ListVariantsRequest{})
 	if reason := damiera.ReasonOf(err); reason != damiera.ReasonContended || len(rules.seen()) != 4 {
 		t.Errorf("answered %q after %d calls, want CONTENDED after 4", reason, len(rules.seen()))
+	}
+}
+
+func TestUnavailableIsTriedAgainByTheServiceConfig(t *testing.T) {
+	rules := &refusingRules{
+		refusal:  refusal(t, codes.Unavailable, damiera.ReasonStoreUnavailable, time.Second),
+		refusals: 2,
+	}
+	client := serve(t, rules)
+	if _, err := client.Rules.ListVariants(context.Background(), &damierav1.ListVariantsRequest{}); err != nil {
+		t.Fatalf("after two UNAVAILABLE the call failed: %v", err)
+	}
+	if calls := len(rules.seen()); calls != 3 {
+		t.Errorf("%d calls, want 3: two refused, one answered", calls)
+	}
+}
+
+func TestTheServiceConfigGivesUpAfterFourAttempts(t *testing.T) {
+	rules := &refusingRules{refusal: refusal(t, codes.Unavailable, damiera.ReasonStoreUnavailable, 0), refusals: 10}
+	client := serve(t, rules)
+	_, err := client.Rules.ListVariants(context.Background(), &damierav1.ListVariantsRequest{})
+	if reason := damiera.ReasonOf(err); reason != damiera.ReasonStoreUnavailable || len(rules.seen()) != 4 {
+		t.Errorf("answered %q after %d calls, want STORE_UNAVAILABLE after 4", reason, len(rules.seen()))
 	}
 }

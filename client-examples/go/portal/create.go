@@ -81,6 +81,18 @@ func (p *Portal) createGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	game := created.GetGame()
+	if created.GetTokensAlreadyIssued() {
+		// A retry (the user's, with the same Idempotency-Key, or the connection's): Damiera gave
+		// the tokens to the first call only, and this portal keeps the handles it made of them.
+		seats := p.seats.HandlesOf(game.GetName())
+		if len(seats) == 0 && (body.White.Engine == nil || body.Black.Engine == nil) {
+			writeError(w, http.StatusBadGateway, "SEATS_LOST",
+				"the game was made but its seat tokens were lost on the way: create another game")
+			return
+		}
+		writeJSON(w, http.StatusCreated, CreateResponse{Game: gameView(game), Seats: seats})
+		return
+	}
 	seats := make(map[string]string)
 	for color, token := range map[damierav1.Color]string{
 		damierav1.Color_COLOR_WHITE: created.GetWhiteToken(),

@@ -1,6 +1,7 @@
 // Idempotency-Keys as Damiera request ids. Damiera's request ids are UUIDs, shared by every
-// caller of the portal's tenant, and a retry of CreateGame with one answers the game with fresh
-// seat tokens, so the portal never passes a user's key on: it sends a UUID made from an HMAC of
+// caller of the portal's tenant, so the portal never passes a user's key on (another user's same
+// key would get the first user's game, and a retried create answers the seats' handles this
+// portal issued: create.go): it sends a UUID made from an HMAC of
 // the key and its scope (the user's session for a new game, the seat for a move) under the
 // portal's secret. Another user's same key is another id, and no one can guess an id the portal
 // sends.

@@ -64,6 +64,20 @@ func (s *SeatStore) Issue(game string, color damierav1.Color, token string) stri
 	return handle
 }
 
+// HandlesOf answers the handles issued for the seats of `game`, by color word ("white",
+// "black"): a retried create answers them again, since Damiera gives a seat's token only once.
+func (s *SeatStore) HandlesOf(game string) map[string]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	handles := make(map[string]string)
+	for handle, seat := range s.byHandle {
+		if seat.Game == game {
+			handles[colorWord(seat.Color)] = handle
+		}
+	}
+	return handles
+}
+
 // String shows how many seats the store holds, never their handles or tokens: fmt does not
 // call Seat.String on a map inside a struct's unexported field.
 func (s *SeatStore) String() string {

@@ -27,7 +27,7 @@ from damiera_client.clocks import (
 from damiera_client.connection import Services
 from damiera_client.errors import DamieraError, decode_error
 from damiera_client.formatting import format_score, format_status
-from damiera_client.hosted_game import HostedGame, WatchEnded, is_over
+from damiera_client.hosted_game import HostedGame, TokensAlreadyIssued, WatchEnded, is_over
 from damiera_client.limits import search_limits
 from damiera_client.variants import parse_variant, variant_name, variant_names
 from chatbot.chat_games import ChatGames
@@ -130,6 +130,9 @@ class ChatBot:
                 )
             except grpc.RpcError as error:
                 return Reply(explain_refusal(decode_error(error)))
+            except TokensAlreadyIssued:
+                # The connection broke after the game was made; its seat's token went with it.
+                return Reply("The new game was lost on the way to me: send the command again.")
 
     def _lock_of(self, chat_id: str) -> threading.Lock:
         with self._locks_guard:

@@ -1,11 +1,15 @@
 """Opens a channel to a Damiera server and holds the three service stubs on it.
 
 The integration points an app adapts are all here: the address, TLS, the `x-api-key` metadata of a
-server started with `--api-key`, and the deadline every call gets unless it names its own.
+server started with `--api-key`, the deadline every call gets unless it names its own, and the
+service config Damiera publishes (proto/service_config.json, copied by generate_stubs.py), whose
+retry policy has grpcio send an idempotent call again when it fails UNAVAILABLE (the database or
+the connection lost): no loop of ours does that.
 """
 
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import grpc
 
@@ -17,6 +21,9 @@ API_KEY_VARIABLE = "DAMIERA_API_KEY"
 # A rules call answers in milliseconds; ten seconds only catches a server that is gone. Streams
 # (Analyze, WatchGame) get no default: see _MetadataInterceptor.
 DEFAULT_DEADLINE_SECONDS = 10.0
+
+# The service config, as generate_stubs.py copies it beside the stubs.
+SERVICE_CONFIG_PATH = Path(__file__).resolve().parent.parent / "damiera" / "service_config.json"
 
 
 def address_from_environment() -> str:
@@ -83,11 +90,18 @@ def open_channel(
     default_deadline: float = DEFAULT_DEADLINE_SECONDS,
 ) -> grpc.Channel:
     """A channel to `address`: plaintext, or TLS (`damiera serve --tls-cert --tls-key`) checked
-    against `root_certificates` (None: the system's roots)."""
+    against `root_certificates` (None: the system's roots); with Damiera's service config."""
+    # A service config given here is the channel's default: the server publishes none through
+    # name resolution. A deadline covers every attempt of a retried call.
+    options = [
+        ("grpc.service_config", SERVICE_CONFIG_PATH.read_text()),
+        ("grpc.enable_retries", 1),
+    ]
     if tls:
-        channel = grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates))
+        credentials = grpc.ssl_channel_credentials(root_certificates)
+        channel = grpc.secure_channel(address, credentials, options=options)
     else:
-        channel = grpc.insecure_channel(address)
+        channel = grpc.insecure_channel(address, options=options)
     metadata = (("x-api-key", api_key),) if api_key else ()
     return grpc.intercept_channel(channel, _MetadataInterceptor(metadata, default_deadline))
 

@@ -20,6 +20,12 @@ class WatchEnded(Exception):
     """The WatchGame stream ended before the seat's turn came, with the game still going on."""
 
 
+class TokensAlreadyIssued(Exception):
+    """CreateGame answered a game an earlier attempt of the same request made, whose answer (with
+    the seat's token) was lost: Damiera gives a token once, so the game cannot be played. Create
+    another; the server aborts the lost one when its first move does not come."""
+
+
 @dataclass(frozen=True)
 class Turn:
     """The game as it stands when the seat is to move again, or is over."""
@@ -72,7 +78,7 @@ class HostedGame:
     ) -> "HostedGame":
         """Creates a game with the person at `seat` and the engine (level 1-20, 0: 20, searching
         within `engine` limits) at the other, under `time_control` (None: untimed). The request
-        id makes a retried create safe."""
+        id makes a retried create safe: it answers the same game, and no second one is made."""
         person = game_service_pb2.Seat(person=game_service_pb2.Person(display_name=display_name))
         computer = game_service_pb2.Seat(
             engine=game_service_pb2.EngineSeat(level=engine_level, limits=engine)
@@ -86,6 +92,8 @@ class HostedGame:
             request_id=str(uuid.uuid4()),
         )
         created = with_retries(lambda: services.games.CreateGame(request))
+        if created.tokens_already_issued:
+            raise TokensAlreadyIssued(created.game.name)
         token = created.white_token if seat == types_pb2.COLOR_WHITE else created.black_token
         return cls(services, created.game.name, variant, seat, token)
 

@@ -1,13 +1,15 @@
-"""Retries a call that the server refused without acting on it, by the refusal's ErrorInfo reason.
+"""Retries a call that the server refused without acting on it, by the refusal's ErrorInfo reason:
+what the channel's service config cannot say, since it retries by status code alone.
 
-OVERLOADED (every search slot busy), RATE_LIMITED and STORE_UNAVAILABLE carry a RetryInfo saying
-when to come back; CONTENDED (the game changed under the call many times) is retried after a
-doubling delay. Nothing else is retried, whatever its status code: STALE_STATE (ABORTED, like
-CONTENDED) says the call named a state (`expected_ply`, `etag`) that is gone, so the app must read
-the game again and decide anew; a RESOURCE_EXHAUSTED without a reason is grpcio's own (a message
-over its size limit), which a repeat would only hit again. A retried MakeMove or CreateGame must
-carry a `request_id`, so that a retry of a call that did succeed answers the stored result instead
-of acting twice.
+UNAVAILABLE (STORE_UNAVAILABLE, a lost connection) is the channel's: Damiera's service config
+(connection.py) retries it. Here, OVERLOADED (every search slot busy) and RATE_LIMITED carry a
+RetryInfo saying when to come back; CONTENDED (the game changed under the call many times) is
+retried after a doubling delay. Nothing else is retried, whatever its status code: STALE_STATE
+(ABORTED, like CONTENDED) says the call named a state (`expected_ply`, `etag`) that is gone, so the
+app must read the game again and decide anew; a RESOURCE_EXHAUSTED without a reason is grpcio's
+own (a message over its size limit), which a repeat would only hit again. A call that changes a
+game carries a `request_id`, so that a retry of a call that did succeed answers the stored result
+instead of acting twice.
 """
 
 import time
@@ -20,8 +22,9 @@ from damiera_client.errors import decode_error
 
 T = TypeVar("T")
 
-# The reasons of docs/api.md whose refusals say "nothing was done; later may work".
-RETRIED_REASONS = frozenset({"CONTENDED", "OVERLOADED", "RATE_LIMITED", "STORE_UNAVAILABLE"})
+# The reasons of docs/api.md whose refusals say "nothing was done; later may work", but for
+# UNAVAILABLE, which the channel retries.
+RETRIED_REASONS = frozenset({"CONTENDED", "OVERLOADED", "RATE_LIMITED"})
 
 
 def with_retries(

@@ -1,4 +1,5 @@
-"""with_retries retries by ErrorInfo reason, waiting as RetryInfo says; STALE_STATE is final.
+"""with_retries retries by ErrorInfo reason, waiting as RetryInfo says; STALE_STATE is final, and
+UNAVAILABLE is left to the channel's service config.
 
 These run offline: the refusals are built here as the server sends them, in the
 grpc-status-details-bin trailer (or, for grpcio's own failures, without one).
@@ -91,22 +92,22 @@ def test_contended_is_retried_with_a_doubling_delay():
     assert (call.count, waits) == (3, [0.1, 0.2])
 
 
-def test_store_unavailable_is_retried_after_the_servers_retry_delay():
-    call = failing_then_answering(Refusal(grpc.StatusCode.UNAVAILABLE, "STORE_UNAVAILABLE", 1))
-    waits = []
-    assert with_retries(call, sleep=waits.append) == "done"
-    assert (call.count, waits) == (2, [1.0])
-
-
 @pytest.mark.parametrize(
     "refusal",
     [
         Refusal(grpc.StatusCode.ABORTED, "STALE_STATE"),
         # grpcio's own "message larger than max": the same code as OVERLOADED, but no reason.
         Refusal(grpc.StatusCode.RESOURCE_EXHAUSTED, None),
+        # UNAVAILABLE is the channel's to retry (its service config), not this loop's.
+        Refusal(grpc.StatusCode.UNAVAILABLE, "STORE_UNAVAILABLE", 1),
         Refusal(grpc.StatusCode.UNAVAILABLE, None),
     ],
-    ids=["stale state", "resource exhausted without a reason", "unavailable without a reason"],
+    ids=[
+        "stale state",
+        "resource exhausted without a reason",
+        "store unavailable",
+        "unavailable without a reason",
+    ],
 )
 def test_other_refusals_are_raised_at_once(refusal):
     call = failing_then_answering(refusal)

@@ -81,6 +81,11 @@ export async function playAgainstEngine(
     ),
   );
   if (!created.game) throw new Error("CreateGame answered no game");
+  // A retry of a creation whose first answer was lost: Damiera gives a seat's token only in the
+  // first answer, so the game cannot be played. (The server aborts it when no first move comes.)
+  if (created.tokensAlreadyIssued) {
+    throw new Error(`${created.game.name} was made by an earlier try whose answer, with the token, was lost`);
+  }
   return followAndPlay({ clients, options, game: created.game, token: created.whiteToken });
 }
 

@@ -2,7 +2,9 @@
  * Retries of calls that are safe to repeat: reads, and changes made idempotent by a
  * `request_id`. Only the refusals docs/api.md calls retryable are retried, all answered before
  * the server acted: OVERLOADED, RATE_LIMITED, CONTENDED and STORE_UNAVAILABLE, after the server's
- * `RetryInfo` delay when it sends one.
+ * `RetryInfo` delay when it sends one. This loop stays, where the Go, Kotlin and Python clients
+ * leave UNAVAILABLE to Damiera's gRPC service config (proto/service_config.json): Connect, which
+ * this client speaks gRPC with, reads no service config and has no retry policy of its own.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { decodeDamieraError, retryDelayMs } from "./errors.js";

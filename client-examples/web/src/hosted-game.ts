@@ -2,7 +2,10 @@
  * One hosted game against the engine, as the server keeps it: created with GameService.CreateGame
  * (the player at one seat, the engine at the other), followed with WatchGame (resumed from the
  * moves already seen when the stream breaks for a transient reason, waiting longer each time it
- * breaks in a row), and played with the seat's secret token.
+ * breaks in a row), and played with the seat's secret token. That loop is this page's own: a
+ * browser speaks gRPC-Web (Connect's transport), which reads no gRPC service config, so Damiera's
+ * (proto/service_config.json, which the Go, Kotlin and Python clients load) cannot serve here; nor
+ * would it, since a service config retries unary calls and never resumes a stream.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { durationFromMs } from "@bufbuild/protobuf/wkt";

@@ -87,12 +87,17 @@ fn examples() -> Vec<(ApiError, Expected)> {
             retried(expect("OVERLOADED", ResourceExhausted, None, &[])),
         ),
         (ApiError::GameNotFound("abc".into()), expect("GAME_NOT_FOUND", NotFound, None, &[])),
+        (ApiError::GameDeleted("games/abc".into()), expect("GAME_DELETED", NotFound, None, &[])),
         (ApiError::MissingToken, expect("MISSING_TOKEN", Unauthenticated, None, &[])),
         (ApiError::WrongToken, expect("WRONG_TOKEN", PermissionDenied, None, &[])),
         (ApiError::ApiKey, expect("API_KEY_REQUIRED", Unauthenticated, None, &[])),
         (ApiError::ApiKeyRevoked, expect("API_KEY_REVOKED", Unauthenticated, None, &[])),
         (
-            ApiError::Stale { field: "etag".into(), expected: "3".into(), actual: "4".into() },
+            ApiError::Stale {
+                field: "etag".into(),
+                expected: "\"3-9f2c41d0\"".into(),
+                actual: "\"4-0b7e3a15\"".into(),
+            },
             expect("STALE_STATE", Aborted, Some("etag"), &[]),
         ),
         (ApiError::NotYourTurn("it is Black's turn".into()), expect("NOT_YOUR_TURN", FailedPrecondition, None, &[])),
@@ -146,6 +151,7 @@ fn covered(error: &ApiError) {
         | ApiError::GameOver(_)
         | ApiError::Overloaded { .. }
         | ApiError::GameNotFound(_)
+        | ApiError::GameDeleted(_)
         | ApiError::MissingToken
         | ApiError::WrongToken
         | ApiError::ApiKey

@@ -126,6 +126,8 @@ on_both_databases!(
     list_filters_and_pages,
     engine_work_list_and_lease,
     subscribers_hear_changes,
+    delete_compares_versions_and_is_heard,
+    the_games_over_longest_are_found_first,
     reopening_keeps_the_games,
 );
 
@@ -196,10 +198,6 @@ async fn round_trip(db: &TestDb) {
     assert_eq!(loaded, StoredGame { header: game.clone(), events });
     assert_eq!(loaded.version(), 3);
     assert_eq!(store.load("nothing").await.expect("load"), None);
-
-    store.replace_tokens("g1", Some("cc"), None).await.expect("replace_tokens");
-    let loaded = store.load("g1").await.expect("load").expect("g1 is stored");
-    assert_eq!((loaded.header.white_token_hash.as_deref(), loaded.header.black_token_hash), (Some("cc"), None));
 }
 
 async fn create_is_idempotent(db: &TestDb) {
@@ -360,6 +358,52 @@ async fn subscribers_hear_changes(db: &TestDb) {
         );
         assert_eq!(next_change(&mut changes).await, Change { game_id: "g1".to_owned(), version: 2, deadline_ms: None });
     }
+}
+
+async fn delete_compares_versions_and_is_heard(db: &TestDb) {
+    let store = db.open().await;
+    let mut changes = store.subscribe();
+    create(&store, &header("g1", Variant::Italian, 1)).await;
+    create(&store, &header("g2", Variant::Italian, 2)).await;
+    let event = a_move("22-18", Color::White, Some("req-1"));
+    store.append("g1", 0, &event, &ongoing()).await.expect("append");
+    for (id, version) in [("g1", 0), ("g2", 0), ("g1", 1)] {
+        assert_eq!(next_change(&mut changes).await, Change { game_id: id.to_owned(), version, deadline_ms: None });
+    }
+    assert!(!store.delete("g1", 0).await.expect("delete"), "not at version 0 any more");
+    assert!(!store.delete("nothing", 0).await.expect("delete"));
+    assert!(store.load("g1").await.expect("load").is_some());
+
+    assert!(store.delete("g1", 1).await.expect("delete"));
+    assert_eq!(next_change(&mut changes).await, Change { game_id: "g1".to_owned(), version: 2, deadline_ms: None });
+    assert_eq!(store.load("g1").await.expect("load"), None);
+    assert_eq!(store.load_since("g1", 0).await.expect("load_since"), None);
+    assert!(!store.delete("g1", 1).await.expect("delete"), "gone already");
+    assert_eq!(store.load("g2").await.expect("load").map(|game| game.header.id), Some("g2".to_owned()));
+    // Its events went with it: an append finds no game, and the request id is free again.
+    assert_eq!(store.append("g1", 1, &event, &ongoing()).await.expect("append"), Appended::Conflict);
+}
+
+async fn the_games_over_longest_are_found_first(db: &TestDb) {
+    let store = db.open().await;
+    for (id, created_at_ms) in [("won", 1), ("drawn", 2), ("aborted", 3), ("ongoing", 4), ("recent", 5)] {
+        create(&store, &header(id, Variant::Italian, created_at_ms)).await;
+    }
+    let end = |id, state, at_ms| {
+        let event = a_move("22-18", Color::White, None);
+        let store = &store;
+        async move { store.append(id, 0, &event, &summary(state, false, at_ms)).await.expect("append") }
+    };
+    end("won", GameStateKind::Won, 300).await;
+    end("drawn", GameStateKind::Drawn, 100).await;
+    end("aborted", GameStateKind::Aborted, 200).await;
+    end("ongoing", GameStateKind::Ongoing, 50).await;
+    end("recent", GameStateKind::Won, 1_000).await;
+    let found = store.finished_before(500, 10).await.expect("finished_before");
+    let expected = [("drawn", 1), ("aborted", 1), ("won", 1)].map(|(id, version)| (id.to_owned(), version));
+    assert_eq!(found, expected);
+    assert_eq!(store.finished_before(500, 2).await.expect("finished_before"), expected[..2]);
+    assert_eq!(store.finished_before(100, 10).await.expect("finished_before"), []);
 }
 
 async fn next_change(changes: &mut broadcast::Receiver<Change>) -> Change {

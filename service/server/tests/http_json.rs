@@ -237,10 +237,12 @@ async fn every_game_route_plays_a_game() {
     assert_eq!(created["game"]["state"]["status"]["state"], "STATE_ONGOING");
     assert_eq!(created["game"]["state"].get("ply"), None, "ply 0 is the default, left out");
 
+    let etag = text(&created["game"]["state"]["etag"]).to_string();
+    assert!(etag.starts_with('"') && etag.ends_with('"'), "an RFC 7232 entity tag: {etag}");
     let got = http.get(&format!("/v1/{name}")).await;
-    assert_eq!((got["game"]["name"].clone(), got["game"]["state"]["etag"].clone()), (json!(name), json!("0")));
+    assert_eq!((got["game"]["name"].clone(), got["game"]["state"]["etag"].clone()), (json!(name), json!(etag)));
 
-    let played = http.seat(&name, "move", &white, json!({ "notation": "22-18", "etag": "0" })).await;
+    let played = http.seat(&name, "move", &white, json!({ "notation": "22-18", "etag": etag })).await;
     assert_eq!(played["playedMove"]["notation"], "22-18");
     assert_eq!(
         (played["game"]["state"]["ply"].clone(), text(&played["game"]["state"]["position"]["fen"])),
@@ -288,6 +290,16 @@ async fn every_game_route_plays_a_game() {
         http.seat(text(&kings["game"]["name"]), "requestMoveCount", text(&kings["whiteToken"]), json!({})).await;
     let count = &counted["game"]["state"]["moveCount"];
     assert_eq!((count["requestedBy"].clone(), count["limit"].clone()), (json!("COLOR_WHITE"), json!(40)), "{counted}");
+
+    let bearer = format!("Bearer {white}");
+    assert_eq!(
+        http.ok(Method::DELETE, &format!("/v1/{name}"), &[("authorization", &bearer)], Value::Null).await,
+        json!({})
+    );
+    let (status, error) = http.call(Method::GET, &format!("/v1/{name}"), &[], Value::Null).await;
+    assert_eq!((status, error["code"].clone()), (StatusCode::NOT_FOUND, json!(5)), "{error}");
+    let again = format!("/v1/{name}?allowMissing=true");
+    assert_eq!(http.ok(Method::DELETE, &again, &[("authorization", &bearer)], Value::Null).await, json!({}));
 
     let takebacks = create(&http, json!({ "options": { "takebacks": true } })).await;
     let (game, white, black) =
@@ -401,9 +413,10 @@ async fn errors_are_google_rpc_status_json_with_their_details() {
         (status, error["code"].clone(), error_info(&error).0),
         (StatusCode::NOT_FOUND, json!(5), "GAME_NOT_FOUND")
     );
-    let (status, error) = http
-        .call(Method::POST, &path, &[("authorization", &bearer)], json!({ "notation": "22-18", "etag": "7" }))
-        .await;
+    let etag = text(&created["game"]["state"]["etag"]);
+    http.ok(Method::POST, &path, &[("authorization", &bearer)], json!({ "notation": "22-18", "etag": etag })).await;
+    let stale = json!({ "notation": "11-15", "etag": etag });
+    let (status, error) = http.call(Method::POST, &path, &[("authorization", &wrong)], stale).await;
     assert_eq!((status, error_info(&error).0), (StatusCode::CONFLICT, "STALE_STATE"));
 
     // What the gateway itself refuses, in the same form.
@@ -422,7 +435,7 @@ async fn errors_are_google_rpc_status_json_with_their_details() {
         (status, text(&error["message"])),
         (StatusCode::BAD_REQUEST, "colour: ListGamesRequest has no field 'colour'")
     );
-    let (status, error) = http.call(Method::DELETE, &format!("/v1/{name}"), &[], Value::Null).await;
+    let (status, error) = http.call(Method::PATCH, &format!("/v1/{name}"), &[], Value::Null).await;
     assert_eq!((status, error_info(&error).0), (StatusCode::NOT_FOUND, "NO_SUCH_PATH"));
     let (status, error) = http.call(Method::GET, "/v1/variants", &[], json!({ "x": 1 })).await;
     assert_eq!(

@@ -14,10 +14,11 @@ use std::time::Duration;
 use damiera_server::proto::game_service_client::GameServiceClient;
 use damiera_server::proto::{
     self as pb, review_game_request, AbortGameRequest, AnswerDrawRequest, AnswerTakebackRequest, CreateGameRequest,
-    ExportPdnRequest, GetGameRequest, ImportGameRequest, ListGamesRequest, MakeMoveRequest, OfferDrawRequest,
-    OfferTakebackRequest, RequestMoveCountRequest, ResignRequest, ReviewGameRequest, Variant, WatchGameRequest,
+    DeleteGameRequest, ExportPdnRequest, GetGameRequest, ImportGameRequest, ListGamesRequest, MakeMoveRequest,
+    OfferDrawRequest, OfferTakebackRequest, RequestMoveCountRequest, ResignRequest, ReviewGameRequest, Variant,
+    WatchGameRequest,
 };
-use support::{as_seat, failure, Backend, TestServer};
+use support::{as_seat, etag_version, failure, Backend, TestServer};
 use tonic::transport::Channel;
 use tonic::{Code, Request};
 
@@ -144,6 +145,8 @@ async fn each_tenant_sees_only_its_own_games(backend: Backend) {
         assert_not_found(games.answer_draw(keyed(&beta, as_seat(&a_white, answer))).await, name, "AnswerDraw");
         let abort = AbortGameRequest { name: n.clone(), ..Default::default() };
         assert_not_found(games.abort_game(keyed(&beta, as_seat(&a_white, abort))).await, name, "AbortGame");
+        let delete = DeleteGameRequest { name: n.clone(), ..Default::default() };
+        assert_not_found(games.delete_game(keyed(&beta, as_seat(&a_white, delete))).await, name, "DeleteGame");
         let offer = OfferTakebackRequest { name: n.clone(), ..Default::default() };
         let offered = games.offer_takeback(keyed(&beta, as_seat(&a_white, offer))).await;
         assert_not_found(offered, name, "OfferTakeback");
@@ -158,7 +161,7 @@ async fn each_tenant_sees_only_its_own_games(backend: Backend) {
     // Nothing reached alpha's game, which its own key and token still play.
     let get = GetGameRequest { name: a.clone(), ..Default::default() };
     let game = games.get_game(with_key(&alpha, get)).await.unwrap().into_inner().game.unwrap();
-    assert_eq!(game.state.unwrap().etag, "0");
+    assert_eq!(etag_version(&game.state.unwrap().etag), 0);
     let mv = MakeMoveRequest { name: a.clone(), notation: "22-18".into(), ..Default::default() };
     games.make_move(keyed(&alpha, as_seat(&a_white, mv))).await.unwrap();
     // Without a key nothing is answered at all.

@@ -81,6 +81,9 @@ pub enum ApiError {
     /// No game has this name.
     #[error("no game is called {0}")]
     GameNotFound(String),
+    /// The watched game was deleted: the watch ends.
+    #[error("game {0} was deleted")]
+    GameDeleted(String),
     /// A call that acts for a seat came without `authorization: Bearer <token>`.
     #[error("this call acts for a seat: send the seat's token as 'authorization: Bearer <token>'")]
     MissingToken,
@@ -232,6 +235,7 @@ impl ApiError {
             ApiError::GameOver(_) => "GAME_OVER",
             ApiError::Overloaded { .. } => "OVERLOADED",
             ApiError::GameNotFound(_) => "GAME_NOT_FOUND",
+            ApiError::GameDeleted(_) => "GAME_DELETED",
             ApiError::MissingToken => "MISSING_TOKEN",
             ApiError::WrongToken => "WRONG_TOKEN",
             ApiError::ApiKey => "API_KEY_REQUIRED",
@@ -274,7 +278,7 @@ impl ApiError {
             | ApiError::WatchTooSlow { .. }
             | ApiError::TooManyWatches { .. }
             | ApiError::RequestTooLarge { .. } => Code::ResourceExhausted,
-            ApiError::GameNotFound(_) | ApiError::NoSuchPath(_) => Code::NotFound,
+            ApiError::GameNotFound(_) | ApiError::GameDeleted(_) | ApiError::NoSuchPath(_) => Code::NotFound,
             ApiError::MissingToken | ApiError::ApiKey | ApiError::ApiKeyRevoked => Code::Unauthenticated,
             ApiError::WrongToken => Code::PermissionDenied,
             ApiError::Stale { .. } | ApiError::Contended(_) => Code::Aborted,

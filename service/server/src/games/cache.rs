@@ -7,8 +7,8 @@
 //! that another replica (or another [`Store`] on the same database) changed is caught up the same
 //! way; one the store holds at an older version than the cache (which an append-only log cannot
 //! do) is read and replayed whole. So every answer is the stored game replayed through the rules:
-//! the cache only spares replaying what this replica replayed before. The header is always the
-//! stored one: its token hashes can change without a new version.
+//! the cache only spares replaying what this replica replayed before. A deleted game is not
+//! found, cached or not; the replica that deleted it also drops it from its cache.
 //!
 //! Bounded by weight, an estimate of each entry's bytes ([`weight`]), to [`CAPACITY_BYTES`];
 //! when full, `quick_cache` evicts by CLOCK-Pro, which keeps the games read often and lets a game
@@ -92,6 +92,12 @@ impl GameCache {
         let replayed = Replayed::from_stored(&stored).map_err(HostError::Corrupt)?;
         self.put(Arc::new(stored.clone()), Arc::new(replayed.clone()));
         Ok((stored, replayed))
+    }
+
+    /// Drops game `id`, which was deleted.
+    pub fn forget(&self, id: &str) {
+        self.games.remove(id);
+        metrics::gauge!("damiera_game_cache_bytes").set(self.games.weight() as f64);
     }
 
     /// Keeps `stored` and its replay, which the caller read or just wrote (and may share).

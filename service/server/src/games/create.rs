@@ -17,7 +17,7 @@ use crate::tenants::TenantId;
 /// draw is already rare.
 const ID_DRAWS: usize = 4;
 
-/// A game just made, with the tokens of its person seats (empty for engine seats).
+/// A game just made, with the tokens of its person seats (empty for engine seats, and on a retry).
 #[derive(Debug)]
 pub struct NewGame {
     /// The game as stored.
@@ -28,6 +28,9 @@ pub struct NewGame {
     pub white_token: String,
     /// Black's token.
     pub black_token: String,
+    /// Whether this answers a retry: the game was made by an earlier call, which alone had its
+    /// tokens.
+    pub tokens_already_issued: bool,
 }
 
 /// How a hosted game is played, beyond the rules: its clock, and whether moves may be taken back.
@@ -125,9 +128,11 @@ fn header(
     })
 }
 
-/// Stores the game with fresh tokens. A request id its tenant used before, for the same request, answers
-/// that game, with fresh tokens in place of the first ones (whoever retries never got them) as
-/// long as no move has been made; the id used for another request is refused.
+/// Stores the game with fresh tokens. A request id its tenant used before, for the same request,
+/// answers that game without tokens: they were handed to the first call only, and are kept only
+/// as hashes (AIP-155 would answer them again, but that needs them stored readable; issuing new
+/// ones would take the seats from a client that did get the first answer). The id used for
+/// another request is refused.
 async fn store(
     host: &Host,
     mut header: GameHeader,
@@ -137,26 +142,21 @@ async fn store(
     let [white_token, black_token] = issue_tokens(&header);
     header.white_token_hash = hash(&white_token);
     header.black_token_hash = hash(&black_token);
-    let asked = header.clone();
-    let imported = events.len() as u64;
+    let asked = StoredGame { header: header.clone(), events: events.clone() };
     let (stored, replayed, is_new) = create_under_a_free_id(host, header, events, request_id).await?;
-    let [white_token, black_token] = if is_new {
-        [white_token, black_token]
-    } else {
-        if !same_request(&asked, &stored.header) {
-            return Err(HostError::RequestIdMadeAnotherGame);
-        }
-        if stored.version() > imported {
-            // The game is under way: its seats' tokens are in use and are not handed out again.
-            [String::new(), String::new()]
-        } else {
-            let tokens = issue_tokens(&stored.header);
-            let [white_hash, black_hash] = [hash(&tokens[0]), hash(&tokens[1])];
-            host.store().replace_tokens(&stored.header.id, white_hash.as_deref(), black_hash.as_deref()).await?;
-            tokens
-        }
-    };
-    Ok(NewGame { stored, replayed, white_token, black_token })
+    if is_new {
+        return Ok(NewGame { stored, replayed, white_token, black_token, tokens_already_issued: false });
+    }
+    if !same_request(&asked, &stored) {
+        return Err(HostError::RequestIdMadeAnotherGame);
+    }
+    Ok(NewGame {
+        stored,
+        replayed,
+        white_token: String::new(),
+        black_token: String::new(),
+        tokens_already_issued: true,
+    })
 }
 
 /// Creates the game, drawing a new id while the one drawn is taken (short ids may meet, rarely).
@@ -175,11 +175,16 @@ async fn create_under_a_free_id(
     host.create(header, events, request_id).await
 }
 
-/// Whether a retry asks for the game that was made: same variant, seats and options, and the
-/// same start (but for a Turkish first mover drawn by lot).
-fn same_request(asked: &GameHeader, made: &GameHeader) -> bool {
+/// Whether a retry asks for the game that was made: same variant, seats and options, the same
+/// start (but for a Turkish first mover drawn by lot) and, imported, the same moves and result
+/// (the game may have gone on since).
+fn same_request(asked: &StoredGame, made: &StoredGame) -> bool {
+    let same_events = made.header.timing.imported_events as usize == asked.events.len()
+        && asked.events.iter().zip(&made.events).all(|(a, m)| (a.kind, a.color, &a.text) == (m.kind, m.color, &m.text));
+    let (asked, made) = (&asked.header, &made.header);
     let same_start = asked.first_mover == FirstMoverChoice::ByLot || asked.start_fen == made.start_fen;
-    asked.variant == made.variant
+    same_events
+        && asked.variant == made.variant
         && asked.white == made.white
         && asked.black == made.black
         && asked.forfeit_on_capture_fault == made.forfeit_on_capture_fault

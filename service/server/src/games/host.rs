@@ -25,7 +25,7 @@ use super::store::{Appended, Created, ListFilter, PageCursor, Store};
 use crate::tenants::TenantId;
 
 /// How often an action is retried when other actions keep changing the game under it.
-const MAX_ATTEMPTS: usize = 8;
+pub(super) const MAX_ATTEMPTS: usize = 8;
 
 /// The state an action insists on, from the request.
 #[derive(Clone, Debug, Default)]
@@ -177,6 +177,11 @@ impl Host {
         Ok(appended == Appended::Done)
     }
 
+    /// Drops game `id`, just deleted, from this replica's cache.
+    pub(super) fn forget(&self, id: &str) {
+        self.cache.forget(id);
+    }
+
     /// Loads and replays a game (the events this replica has not replayed yet), whatever its
     /// tenant: for the server's own work (the referee, the engine's seats, the watchers' hub).
     /// A caller's read goes through [`Host::load_as`].
@@ -321,7 +326,8 @@ fn same_move_at(stored: &StoredGame, seq: usize, text: &str) -> bool {
         .is_ok_and(|mv| notation::write(replayed.game.variant(), &mv) == stored.events[seq - 1].text)
 }
 
-fn check_expected(expected: &Expected, stored: &StoredGame, replayed: &Replayed) -> Result<(), HostError> {
+/// Refuses as [`HostError::Stale`] a game not at the ply or etag `expected` names.
+pub(super) fn check_expected(expected: &Expected, stored: &StoredGame, replayed: &Replayed) -> Result<(), HostError> {
     let ply = replayed.game.ply() as u32;
     if let Some(want) = expected.ply.filter(|&want| want != ply) {
         return Err(HostError::Stale { state: NamedState::Ply, expected: want.to_string(), actual: ply.to_string() });

@@ -10,6 +10,7 @@ mod auth;
 mod cache;
 pub mod clock;
 mod create;
+mod delete;
 mod engine_seat;
 mod error;
 mod host;
@@ -20,6 +21,7 @@ pub mod store;
 mod watch;
 
 pub use create::{import_game, new_game, NewGame, PlayOptions};
+pub use delete::run_retention;
 pub use engine_seat::EngineSeats;
 pub use error::{HostError, NamedState};
 pub use host::{now_ms, Acted, Action, Actor, Expected, Host, Said};

@@ -10,8 +10,13 @@
 use damiera_engine::{Color, FirstMover, Variant};
 use serde::{Deserialize, Serialize};
 
+use sha2::{Digest, Sha256};
+
 use super::clock::Timing;
 use crate::tenants::TenantId;
+
+/// Bytes of the digest in an etag: enough to tell games apart by chance, short enough to read.
+const ETAG_DIGEST_BYTES: usize = 4;
 
 /// A game's header: everything fixed when it was created.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,7 +207,7 @@ pub struct Event {
 }
 
 /// A game as stored: the header and every event, oldest first. Its version is the number of
-/// events, which is also the `etag`.
+/// events, which its `etag` begins with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredGame {
     /// The header.
@@ -217,9 +222,15 @@ impl StoredGame {
         self.events.len() as u64
     }
 
-    /// The game's `etag`: its version, as text.
+    /// The game's `etag`, a strong entity tag in RFC 7232 form: its version and a digest of the
+    /// game's id and version, quoted, such as `"3-9f2c41d0"`. The version alone would name a
+    /// state of every game at once: with the id in it, an etag sent for the wrong game is stale
+    /// rather than matching by chance. It names the stored state; an answer's clock readings,
+    /// taken as it is written, are not part of it.
     pub fn etag(&self) -> String {
-        self.version().to_string()
+        let version = self.version();
+        let digest = Sha256::digest(format!("{}/{version}", self.header.id).as_bytes());
+        format!("\"{version}-{}\"", hex::encode(&digest[..ETAG_DIGEST_BYTES]))
     }
 }
 

@@ -137,7 +137,11 @@ impl Referee {
             let Some(last) = ids.last() else { break };
             after = last.clone();
             for id in &ids {
-                let (_, replayed) = self.host.load(id).await?;
+                let (_, replayed) = match self.host.load(id).await {
+                    Ok(game) => game,
+                    Err(HostError::NotFound(_)) => continue, // deleted meanwhile
+                    Err(error) => return Err(error),
+                };
                 if replayed.clocks.turn_began_ms() >= came_back_ms {
                     continue; // its turn began after the outage
                 }

@@ -4,6 +4,7 @@
 //!
 //! Announcements can be missed (a lost database connection), so the hub also re-reads every
 //! watched game at each keep-alive interval: a watcher is never stuck on an old state for longer.
+//! A watched game found gone was deleted: its watchers' streams end with [`WatchEvent::Deleted`].
 //!
 //! Each watcher has a bounded buffer. A watcher whose buffer stays full for its patience (its
 //! client reads nothing) is let go: its stream ends, after what is buffered, with
@@ -74,6 +75,11 @@ pub enum WatchEvent {
         /// The moves the watcher has: the `from_ply` of its next watch.
         from_ply: usize,
     },
+    /// The game was deleted: the last message.
+    Deleted {
+        /// The game's id.
+        id: String,
+    },
     /// The watcher's buffer stayed full for its patience: the last message, telling it where to
     /// resume.
     TooSlow {
@@ -84,8 +90,8 @@ pub enum WatchEvent {
     },
 }
 
-/// A watcher's events, ending with the game, or with [`WatchEvent::Closing`] or
-/// [`WatchEvent::TooSlow`].
+/// A watcher's events, ending with the game, or with [`WatchEvent::Closing`],
+/// [`WatchEvent::Deleted`] or [`WatchEvent::TooSlow`].
 pub type WatchEvents = Pin<Box<dyn Stream<Item = WatchEvent> + Send>>;
 
 /// How a watch is paced.
@@ -103,8 +109,8 @@ pub struct WatchPace {
 pub struct Hub {
     /// Where games are read.
     host: Arc<Host>,
-    /// The latest snapshot of each watched game.
-    games: Mutex<HashMap<String, watch::Sender<Arc<Snapshot>>>>,
+    /// The latest snapshot of each watched game; `None` once it is found deleted.
+    games: Mutex<HashMap<String, watch::Sender<Latest>>>,
     /// Set when the server stops: every stream ends, telling its client to resume elsewhere.
     closing: watch::Sender<bool>,
 }
@@ -173,9 +179,9 @@ impl Hub {
     }
 
     /// A receiver of game `id`'s snapshots, which starts at `snapshot` or a newer one.
-    fn follow(&self, id: &str, snapshot: Arc<Snapshot>) -> watch::Receiver<Arc<Snapshot>> {
+    fn follow(&self, id: &str, snapshot: Arc<Snapshot>) -> watch::Receiver<Latest> {
         let mut games = self.games.lock().expect("the hub's lock is never poisoned");
-        let sender = games.entry(id.to_string()).or_insert_with(|| watch::Sender::new(Arc::clone(&snapshot)));
+        let sender = games.entry(id.to_string()).or_insert_with(|| watch::Sender::new(Some(Arc::clone(&snapshot))));
         publish(sender, snapshot);
         let mut receiver = sender.subscribe();
         // The hub may already hold a newer snapshot than the caller read: have the relay look.
@@ -193,6 +199,8 @@ impl Hub {
         };
         match self.host.load(id).await {
             Ok((stored, replayed)) => publish(&sender, Arc::new(Snapshot { stored, replayed })),
+            // Ids are never reused: a watched game gone was deleted, for good.
+            Err(HostError::NotFound(_)) => _ = sender.send_replace(None),
             Err(error) => tracing::warn!(game = id, %error, "cannot read a watched game"),
         }
     }
@@ -209,14 +217,18 @@ impl Hub {
     }
 }
 
-/// Hands `snapshot` to the watchers if it is newer than what they have.
-fn publish(sender: &watch::Sender<Arc<Snapshot>>, snapshot: Arc<Snapshot>) {
-    sender.send_if_modified(|current| {
-        let newer = snapshot.version() > current.version();
-        if newer {
-            *current = Arc::clone(&snapshot);
+/// A watched game as the hub last read it: `None` once it was found deleted.
+type Latest = Option<Arc<Snapshot>>;
+
+/// Hands `snapshot` to the watchers if it is newer than what they have (and the game was not
+/// found deleted meanwhile).
+fn publish(sender: &watch::Sender<Latest>, snapshot: Arc<Snapshot>) {
+    sender.send_if_modified(|current| match current {
+        Some(current) if snapshot.version() > current.version() => {
+            *current = snapshot;
+            true
         }
-        newer
+        _ => false,
     });
 }
 
@@ -258,7 +270,7 @@ impl Outbox {
 /// One watcher: sends `first`, then what is new in each snapshot, until the game is over or the
 /// watcher leaves (or is let go).
 async fn relay(
-    mut latest: watch::Receiver<Arc<Snapshot>>,
+    mut latest: watch::Receiver<Latest>,
     mut closing: watch::Receiver<bool>,
     start: Arc<Snapshot>,
     first: WatchEvent,
@@ -275,7 +287,10 @@ async fn relay(
         let event = tokio::select! {
             changed = tokio::time::timeout(keep_alive, latest.changed()) => match changed {
                 Ok(Ok(())) => {
-                    let snapshot = Arc::clone(&latest.borrow_and_update());
+                    let Some(snapshot) = latest.borrow_and_update().clone() else {
+                        outbox.finish(WatchEvent::Deleted { id: start.stored.header.id.clone() });
+                        break;
+                    };
                     if snapshot.version() <= version {
                         continue;
                     }

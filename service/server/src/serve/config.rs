@@ -122,6 +122,10 @@ pub struct ServeArgs {
     /// abandonment (aborted if it had not made its first move).
     #[arg(long, env = "DAMIERA_ABANDON_AFTER", value_parser = humantime::parse_duration, default_value = "7days")]
     pub abandon_after: Duration,
+    /// How long games stay stored once over (won, drawn or aborted) before they are deleted, such
+    /// as `30days`; unset: for good. Every replica may sweep; each game is deleted once.
+    #[arg(long, env = "DAMIERA_RETENTION", value_parser = humantime::parse_duration)]
+    pub retention: Option<Duration>,
     /// How long a WatchGame stream's buffer may stay full (its client reading nothing) before the
     /// stream ends with RESOURCE_EXHAUSTED (WATCH_TOO_SLOW) and the ply to resume from.
     #[arg(long, env = "DAMIERA_WATCH_PATIENCE", value_parser = humantime::parse_duration, default_value = "30s")]

@@ -29,7 +29,7 @@ use crate::api::http::{Gateway, HttpJsonLayer};
 use crate::api::{EngineApi, GameApi, GameSettings, RulesApi};
 use crate::games::clock::TimingPolicy;
 use crate::games::store::Store;
-use crate::games::{EngineSeats, Host, Hub, Referee};
+use crate::games::{run_retention, EngineSeats, Host, Hub, Referee};
 use crate::proto::engine_service_server::EngineServiceServer;
 use crate::proto::game_service_server::GameServiceServer;
 use crate::proto::rules_service_server::RulesServiceServer;
@@ -205,6 +205,7 @@ async fn game_service(
         keep_alive: args.watch_keepalive,
         watch_patience: args.watch_patience,
         max_watches_per_client: args.max_watches_per_client,
+        retention: args.retention,
         timing,
     };
     let (api, hub, host, seats) = start_games(store, caps, tablebases, pool, settings);
@@ -226,6 +227,9 @@ pub fn start_games(
     let hub = Arc::new(Hub::new(Arc::clone(&host)));
     tokio::spawn(Arc::clone(&hub).run(settings.keep_alive));
     tokio::spawn(Arc::new(Referee::new(Arc::clone(&host))).run());
+    if let Some(keep) = settings.retention {
+        tokio::spawn(run_retention(Arc::clone(&host), keep));
+    }
     let seats =
         Arc::new(EngineSeats::new(Arc::clone(&host), Arc::clone(&caps), tablebases.clone(), Arc::clone(&pool), bell));
     tokio::spawn(Arc::clone(&seats).run());

@@ -297,3 +297,18 @@ impl TestServer {
         }
     }
 }
+
+/// The version an etag names, the number it begins with (`"3-9f2c41d0"`: 3); panics unless the
+/// etag is in the server's form, a quoted version and eight hexadecimal digits.
+pub fn etag_version(etag: &str) -> u64 {
+    let inner = etag.strip_prefix('"').and_then(|rest| rest.strip_suffix('"'));
+    let (version, digest) = inner.and_then(|inner| inner.split_once('-')).unwrap_or_else(|| panic!("etag {etag}"));
+    assert!(digest.len() == 8 && digest.bytes().all(|b| b.is_ascii_hexdigit()), "etag {etag}");
+    version.parse().unwrap_or_else(|_| panic!("etag {etag}"))
+}
+
+/// A person's seat, named `name`.
+pub fn person(name: &str) -> Option<damiera_server::proto::Seat> {
+    use damiera_server::proto::{seat::Player, Person, Seat};
+    Some(Seat { player: Some(Player::Person(Person { display_name: name.to_string() })) })
+}

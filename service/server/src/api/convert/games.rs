@@ -138,7 +138,7 @@ pub fn game_in_view(stored: &StoredGame, replayed: &Replayed, view: View) -> pb:
             View::Basic => Vec::new(),
             View::Full => moves_to_pb(replayed, 0),
         },
-        state: Some(state_to_pb(stored.version(), replayed)),
+        state: Some(state_to_pb(stored.etag(), replayed)),
         create_time: Some(timestamp(header.created_at_ms)),
     }
 }
@@ -164,8 +164,8 @@ pub fn moves_to_pb(replayed: &Replayed, from: usize) -> Vec<pb::GameMove> {
         .collect()
 }
 
-/// How the game stands at `version`.
-pub fn state_to_pb(version: u64, replayed: &Replayed) -> pb::GameState {
+/// How the game stands at the state `etag` names.
+pub fn state_to_pb(etag: String, replayed: &Replayed) -> pb::GameState {
     let game = &replayed.game;
     let mut status = status_to_pb(game.outcome());
     if replayed.aborted.is_some() {
@@ -183,7 +183,7 @@ pub fn state_to_pb(version: u64, replayed: &Replayed) -> pb::GameState {
             black_king_moves: count.king_moves[Color::Black.index()] as i32,
             limit: MOVE_COUNT_LIMIT as i32,
         }),
-        etag: version.to_string(),
+        etag,
         update_time: Some(timestamp(replayed.updated_at_ms)),
         forfeited_move: game.faulty_move().unwrap_or_default().to_string(),
         clock: Some(clock_to_pb(replayed, now_ms())),
@@ -258,10 +258,11 @@ pub fn watch_event_to_pb(event: WatchEvent) -> Result<pb::WatchGameResponse, Api
         WatchEvent::Game(snapshot) => Event::Game(game_to_pb(&snapshot.stored, &snapshot.replayed)),
         WatchEvent::Update { snapshot, from_ply } => Event::Update(pb::GameUpdate {
             moves: moves_to_pb(&snapshot.replayed, from_ply),
-            state: Some(state_to_pb(snapshot.stored.version(), &snapshot.replayed)),
+            state: Some(state_to_pb(snapshot.stored.etag(), &snapshot.replayed)),
         }),
         WatchEvent::KeepAlive { at_ms } => Event::KeepAlive(pb::KeepAlive { time: Some(timestamp(at_ms)) }),
         WatchEvent::Closing { from_ply } => return Err(ApiError::ShuttingDown { from_ply: Some(from_ply as u32) }),
+        WatchEvent::Deleted { id } => return Err(ApiError::GameDeleted(game_name(&id))),
         WatchEvent::TooSlow { from_ply, patience } => {
             return Err(ApiError::WatchTooSlow { from_ply: from_ply as u32, patience })
         }

@@ -246,3 +246,24 @@ pub fn request_id(field: &str, value: &str) -> Result<Option<String>, ApiError> 
     })?;
     Ok(Some(uuid.hyphenated().to_string()))
 }
+
+/// Reads an `etag` field: empty (none), or a strong entity tag in RFC 7232 form, a quoted string
+/// such as `"3-9f2c41d0"`, as the server hands them out. A weak tag (`W/"..."`) or a bare one is
+/// refused rather than compared: it never matches, and the client should hear why.
+pub fn entity_tag(field: &str, value: &str) -> Result<Option<String>, ApiError> {
+    if value.is_empty() {
+        return Ok(None);
+    }
+    let inner = value.strip_prefix('"').and_then(|rest| rest.strip_suffix('"'));
+    // RFC 7232's etagc: visible ASCII but the double quote.
+    match inner {
+        Some(inner) if inner.bytes().all(|b| b.is_ascii_graphic() && b != b'"') => Ok(Some(value.to_string())),
+        _ => {
+            let shown: String = value.chars().take(40).collect();
+            Err(ApiError::invalid(
+                field,
+                format!("an etag is a quoted string as the game's state.etag gives it, such as \"3-9f2c41d0\"; got {shown:?}"),
+            ))
+        }
+    }
+}

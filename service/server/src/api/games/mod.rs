@@ -20,11 +20,11 @@ use tonic::{Request, Response, Status};
 use super::convert::games::{
     game_id, game_in_view, game_name, game_to_pb, played_to_pb, seat_label, view_from_pb, watch_event_to_pb, View,
 };
-use super::convert::{bounded, non_negative, request_id};
+use super::convert::{bounded, entity_tag, non_negative, request_id};
 use super::{caller, ApiError};
 use crate::games::clock::TimingPolicy;
 use crate::games::record::EventKind;
-use crate::games::{answer_text, Acted, Action, Actor, Expected, Host, Hub, NewGame, Said, WatchPace};
+use crate::games::{answer_text, Acted, Action, Actor, Expected, Host, HostError, Hub, NewGame, Said, WatchPace};
 use crate::proto::game_service_server::GameService;
 use crate::proto::{self as pb};
 use crate::search::{Caps, SearchPool, Tablebases};
@@ -34,8 +34,8 @@ use review::{ReviewStream, Reviewer};
 /// The longest move text: a Triestina king's longest capture is far shorter.
 const MAX_NOTATION: usize = 256;
 
-/// The longest `etag`: a version number.
-const MAX_ETAG: usize = 32;
+/// The longest `etag`: a quoted version number and digest are far shorter.
+const MAX_ETAG: usize = 64;
 
 /// Settings of the game service.
 #[derive(Clone, Debug)]
@@ -51,6 +51,8 @@ pub struct GameSettings {
     pub watch_patience: Duration,
     /// The most WatchGame streams one client address may have open; 0: no limit.
     pub max_watches_per_client: usize,
+    /// How long games stay stored once over before they are deleted; `None`: for good.
+    pub retention: Option<Duration>,
 }
 
 /// The game service.
@@ -100,9 +102,10 @@ impl GameApi {
     }
 }
 
-/// `CreateGame` and `ImportGame`'s answer: the game and its seats' tokens.
-fn made(new: NewGame) -> (Option<pb::Game>, String, String) {
-    (Some(game_to_pb(&new.stored, &new.replayed)), new.white_token, new.black_token)
+/// `CreateGame` and `ImportGame`'s answer: the game, its seats' tokens, and whether they were
+/// already issued (a retry).
+fn made(new: NewGame) -> (Option<pb::Game>, String, String, bool) {
+    (Some(game_to_pb(&new.stored, &new.replayed)), new.white_token, new.black_token, new.tokens_already_issued)
 }
 
 /// The seat token a call carries, as `authorization: Bearer <token>`.
@@ -117,11 +120,6 @@ fn bearer_token(metadata: &MetadataMap) -> Result<&str, ApiError> {
     Ok(token.trim())
 }
 
-/// An action with no insisted state and no request id.
-fn simple(kind: EventKind, text: &str) -> Action {
-    Action { kind, said: Said::Text(text.to_string()), expected: Expected::default(), request_id: None }
-}
-
 /// An action that insists on a state (`expected_ply`, `etag`) and may carry a request id.
 fn checked_action(
     kind: EventKind,
@@ -130,12 +128,12 @@ fn checked_action(
     etag: &str,
     id: &str,
 ) -> Result<Action, ApiError> {
-    let etag = bounded("etag", etag, MAX_ETAG)?;
+    let etag = entity_tag("etag", bounded("etag", etag, MAX_ETAG)?)?;
     let expected_ply = expected_ply.map(|ply| non_negative("expected_ply", ply)).transpose()?;
     Ok(Action {
         kind,
         said: Said::Text(text.to_string()),
-        expected: Expected { ply: expected_ply, etag: (!etag.is_empty()).then(|| etag.to_string()) },
+        expected: Expected { ply: expected_ply, etag },
         request_id: request_id("request_id", id)?,
     })
 }
@@ -159,8 +157,8 @@ impl GameService for GameApi {
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
         let new = create::new_game(&self.host, &caller(&request).tenant, &self.caps, request.get_ref()).await?;
-        let (game, white_token, black_token) = made(new);
-        Ok(Response::new(pb::CreateGameResponse { game, white_token, black_token }))
+        let (game, white_token, black_token, tokens_already_issued) = made(new);
+        Ok(Response::new(pb::CreateGameResponse { game, white_token, black_token, tokens_already_issued }))
     }
 
     async fn get_game(&self, request: Request<pb::GetGameRequest>) -> Result<Response<pb::GetGameResponse>, Status> {
@@ -187,8 +185,10 @@ impl GameService for GameApi {
     }
 
     async fn resign(&self, request: Request<pb::ResignRequest>) -> Result<Response<pb::ResignResponse>, Status> {
-        let view = action_view(request.get_ref().view)?;
-        let acted = self.act(request, |r| &r.name, simple(EventKind::Resign, "")).await?;
+        let body = request.get_ref();
+        let action = checked_action(EventKind::Resign, "", body.expected_ply, &body.etag, &body.request_id)?;
+        let view = action_view(body.view)?;
+        let acted = self.act(request, |r| &r.name, action).await?;
         Ok(Response::new(pb::ResignResponse { game: game_of(&acted, view) }))
     }
 
@@ -196,8 +196,10 @@ impl GameService for GameApi {
         &self,
         request: Request<pb::OfferDrawRequest>,
     ) -> Result<Response<pb::OfferDrawResponse>, Status> {
-        let view = action_view(request.get_ref().view)?;
-        let acted = self.act(request, |r| &r.name, simple(EventKind::OfferDraw, "")).await?;
+        let body = request.get_ref();
+        let action = checked_action(EventKind::OfferDraw, "", body.expected_ply, &body.etag, &body.request_id)?;
+        let view = action_view(body.view)?;
+        let acted = self.act(request, |r| &r.name, action).await?;
         Ok(Response::new(pb::OfferDrawResponse { game: game_of(&acted, view) }))
     }
 
@@ -205,8 +207,11 @@ impl GameService for GameApi {
         &self,
         request: Request<pb::AnswerDrawRequest>,
     ) -> Result<Response<pb::AnswerDrawResponse>, Status> {
-        let (answer, view) = (answer_text(request.get_ref().accept), action_view(request.get_ref().view)?);
-        let acted = self.act(request, |r| &r.name, simple(EventKind::AnswerDraw, answer)).await?;
+        let body = request.get_ref();
+        let answer = answer_text(body.accept);
+        let action = checked_action(EventKind::AnswerDraw, answer, body.expected_ply, &body.etag, &body.request_id)?;
+        let view = action_view(body.view)?;
+        let acted = self.act(request, |r| &r.name, action).await?;
         Ok(Response::new(pb::AnswerDrawResponse { game: game_of(&acted, view) }))
     }
 
@@ -214,8 +219,11 @@ impl GameService for GameApi {
         &self,
         request: Request<pb::AbortGameRequest>,
     ) -> Result<Response<pb::AbortGameResponse>, Status> {
-        let (reason, view) = (crate::games::AbortReason::Seat.name(), action_view(request.get_ref().view)?);
-        let acted = self.act(request, |r| &r.name, simple(EventKind::Abort, reason)).await?;
+        let body = request.get_ref();
+        let reason = crate::games::AbortReason::Seat.name();
+        let action = checked_action(EventKind::Abort, reason, body.expected_ply, &body.etag, &body.request_id)?;
+        let view = action_view(body.view)?;
+        let acted = self.act(request, |r| &r.name, action).await?;
         Ok(Response::new(pb::AbortGameResponse { game: game_of(&acted, view) }))
     }
 
@@ -247,9 +255,26 @@ impl GameService for GameApi {
         &self,
         request: Request<pb::RequestMoveCountRequest>,
     ) -> Result<Response<pb::RequestMoveCountResponse>, Status> {
-        let view = action_view(request.get_ref().view)?;
-        let acted = self.act(request, |r| &r.name, simple(EventKind::RequestMoveCount, "")).await?;
+        let body = request.get_ref();
+        let action = checked_action(EventKind::RequestMoveCount, "", body.expected_ply, &body.etag, &body.request_id)?;
+        let view = action_view(body.view)?;
+        let acted = self.act(request, |r| &r.name, action).await?;
         Ok(Response::new(pb::RequestMoveCountResponse { game: game_of(&acted, view) }))
+    }
+
+    async fn delete_game(
+        &self,
+        request: Request<pb::DeleteGameRequest>,
+    ) -> Result<Response<pb::DeleteGameResponse>, Status> {
+        let body = request.get_ref();
+        let id = game_id(&body.name)?;
+        let expected = Expected { ply: None, etag: entity_tag("etag", bounded("etag", &body.etag, MAX_ETAG)?)? };
+        let token = bearer_token(request.metadata())?;
+        match self.host.delete(&caller(&request).tenant, &id, token, &expected).await {
+            Ok(()) => Ok(Response::new(pb::DeleteGameResponse {})),
+            Err(HostError::NotFound(_)) if body.allow_missing => Ok(Response::new(pb::DeleteGameResponse {})),
+            Err(error) => Err(ApiError::from(error).into()),
+        }
     }
 
     type WatchGameStream = WatchStream;
@@ -305,8 +330,8 @@ impl GameService for GameApi {
         let tenant = caller(&request).tenant;
         let new = create::import_game(&self.host, &tenant, &self.caps, request.get_ref(), self.settings.max_pdn_bytes)
             .await?;
-        let (game, white_token, black_token) = made(new);
-        Ok(Response::new(pb::ImportGameResponse { game, white_token, black_token }))
+        let (game, white_token, black_token, tokens_already_issued) = made(new);
+        Ok(Response::new(pb::ImportGameResponse { game, white_token, black_token, tokens_already_issued }))
     }
 
     type ReviewGameStream = ReviewStream;

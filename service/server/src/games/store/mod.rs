@@ -20,6 +20,7 @@
 //! ```
 
 mod deadlines;
+mod delete;
 mod engine;
 mod error;
 mod keys;

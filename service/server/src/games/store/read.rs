@@ -12,7 +12,7 @@ use crate::tenants::TenantId;
 /// What [`Store::load_since`] found of a game: the whole header, and the events after a version.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Since {
-    /// The header, as stored now (its token hashes can change without a new version).
+    /// The header, as stored now.
     pub header: GameHeader,
     /// The game's version (number of events) now.
     pub version: u64,

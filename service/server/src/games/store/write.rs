@@ -1,5 +1,5 @@
-//! Writing games: creating one, replacing its token hashes, and appending to its log under
-//! compare-and-set on the version, each in one transaction that commits before the call returns.
+//! Writing games: creating one, and appending to its log under compare-and-set on the version,
+//! each in one transaction that commits before the call returns.
 
 use sqlx::{Any, AnyConnection, Transaction};
 
@@ -40,23 +40,6 @@ impl Store {
         }
         self.commit(transaction, &header.id, version, summary.deadline_ms).await?;
         Ok(Created::New)
-    }
-
-    /// Sets both token hashes of game `id` (a `None` clears one). Does nothing when no game has
-    /// that id. Not a change of the game: its version stays, and nobody is told.
-    pub async fn replace_tokens(
-        &self,
-        id: &str,
-        white_hash: Option<&str>,
-        black_hash: Option<&str>,
-    ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE games SET white_token_hash = $2, black_token_hash = $3 WHERE id = $1")
-            .bind(id)
-            .bind(white_hash)
-            .bind(black_hash)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
     }
 
     /// Appends `event` to game `id` if the game is still at `expected_version`, and rewrites its

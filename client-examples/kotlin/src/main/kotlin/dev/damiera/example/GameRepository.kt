@@ -33,7 +33,8 @@ class SeatedGame(val name: String, val token: String) {
 
 /**
  * Game calls, as an app's data layer makes them. A call the server refused without doing it
- * (busy, contended, database away) is made again by [retries]. A caller who lost an answer can
+ * (busy, contended) is made again by [retries]; one that failed UNAVAILABLE, by the channel's
+ * service config. A caller who lost an answer can
  * repeat CreateGame and MakeMove safely by sending the same requestId again.
  */
 class GameRepository(
@@ -45,7 +46,10 @@ class GameRepository(
 ) {
     /**
      * Creates a game with this client as White, a person named [playerName], and the engine as
-     * Black. A retry with the same [requestId] answers the same game instead of a second one.
+     * Black. A retry with the same [requestId] answers the same game instead of a second one, but
+     * without White's token, which Damiera gives only to the first answer: if that answer was lost,
+     * this fails with [IllegalStateException]; create another game (the server aborts the lost one
+     * when its first move does not come).
      */
     suspend fun createAgainstEngine(
         variant: Variant,
@@ -60,6 +64,7 @@ class GameRepository(
             .setRequestId(requestId)
             .build()
         val created = unary { it.createGame(request) }
+        check(!created.tokensAlreadyIssued) { "${created.game.name} was made by an earlier try whose answer was lost" }
         return SeatedGame(created.game.name, created.whiteToken)
     }
 
