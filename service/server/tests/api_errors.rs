@@ -129,6 +129,7 @@ fn examples() -> Vec<(ApiError, Expected)> {
             ApiError::RequestTooLarge { detail: "found 300000 bytes".into(), maximum: 262_144 },
             expect("REQUEST_TOO_LARGE", ResourceExhausted, None, &["maximum"]),
         ),
+        (ApiError::NoSuchPath("GET /v2/games".into()), expect("NO_SUCH_PATH", NotFound, None, &[])),
         (ApiError::Internal("bug".into()), expect("INTERNAL", Internal, None, &[])),
     ]
 }
@@ -172,6 +173,7 @@ fn covered(error: &ApiError) {
         | ApiError::WatchTooSlow { .. }
         | ApiError::TooManyWatches { .. }
         | ApiError::RequestTooLarge { .. }
+        | ApiError::NoSuchPath(_)
         | ApiError::Internal(_) => {}
     }
 }

@@ -180,6 +180,9 @@ pub enum ApiError {
         /// The limit, in bytes.
         maximum: usize,
     },
+    /// An HTTP/JSON request whose method and path name no RPC.
+    #[error("{0}: no such method or path; see /openapi.json")]
+    NoSuchPath(String),
     /// A fault of the server's own, never of the request.
     #[error("internal error: {0}")]
     Internal(String),
@@ -254,6 +257,7 @@ impl ApiError {
             ApiError::ShuttingDown { .. } => "SHUTTING_DOWN",
             ApiError::Contended(_) => "CONTENDED",
             ApiError::RequestTooLarge { .. } => "REQUEST_TOO_LARGE",
+            ApiError::NoSuchPath(_) => "NO_SUCH_PATH",
             ApiError::Internal(_) => "INTERNAL",
         }
     }
@@ -274,7 +278,7 @@ impl ApiError {
             | ApiError::WatchTooSlow { .. }
             | ApiError::TooManyWatches { .. }
             | ApiError::RequestTooLarge { .. } => Code::ResourceExhausted,
-            ApiError::GameNotFound(_) | ApiError::GameDeleted(_) => Code::NotFound,
+            ApiError::GameNotFound(_) | ApiError::GameDeleted(_) | ApiError::NoSuchPath(_) => Code::NotFound,
             ApiError::MissingToken | ApiError::ApiKey | ApiError::ApiKeyRevoked => Code::Unauthenticated,
             ApiError::WrongToken => Code::PermissionDenied,
             ApiError::Stale { .. } | ApiError::Contended(_) => Code::Aborted,

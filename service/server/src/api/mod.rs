@@ -1,5 +1,6 @@
-//! The gRPC API v1, the wire floor: the services, their one error type, and every conversion
-//! between messages and the engine's and the domain's types.
+//! The gRPC API v1, the wire floor: the services, their one error type, every conversion
+//! between messages and the engine's and the domain's types, and the same services as HTTP/JSON
+//! ([`http`]).
 //!
 //! Handlers are thin: they read a request through [`convert`], ask the engine, the hosted games
 //! ([`crate::games`]) or the [`crate::search`] pool, and write the answer back. Every failure is
@@ -11,6 +12,7 @@ mod deadline;
 mod engine;
 mod error;
 mod games;
+pub mod http;
 mod rules;
 mod variants;
 

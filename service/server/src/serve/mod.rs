@@ -1,4 +1,5 @@
-//! `damiera serve`: the gRPC server, with health, reflection, gRPC-Web, TLS, logs and metrics.
+//! `damiera serve`: the gRPC server, with health, reflection, gRPC-Web, HTTP/JSON, TLS, logs and
+//! metrics.
 //!
 //! [`run`] binds the listeners, prints where it listens, and serves until SIGINT or SIGTERM; then
 //! health turns `NOT_SERVING`, the drain grace passes, and calls in flight get the shutdown timeout
@@ -24,6 +25,7 @@ use tonic::transport::{Identity, Server, ServerTlsConfig};
 use tonic_web::GrpcWebLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
+use crate::api::http::{Gateway, HttpJsonLayer};
 use crate::api::{EngineApi, GameApi, GameSettings, RulesApi};
 use crate::games::clock::TimingPolicy;
 use crate::games::store::Store;
@@ -116,6 +118,8 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
     let engine = EngineServiceServer::new(EngineApi::new(caps, tablebases, pool))
         .max_decoding_message_size(args.max_request_bytes);
     let (reflection, reflection_alpha) = reflection()?;
+    // JSON is larger than the protobuf it becomes: a body may be twice the largest message.
+    let gateway = Gateway::new(2 * limits.largest()).map_err(|e| ServeError::Io(format!("HTTP/JSON: {e}")))?;
 
     let signals = shutdown::Signals::catch().map_err(|e| ServeError::Io(format!("cannot catch signals: {e}")))?;
     let stopping = Arc::new(Notify::new());
@@ -136,6 +140,7 @@ pub async fn run(args: ServeArgs) -> Result<(), ServeError> {
 
     let serving = server
         .layer(cors)
+        .layer(HttpJsonLayer::new(gateway))
         .layer(GrpcWebLayer::new())
         .layer(ObserveLayer)
         .layer(GuardLayer::new(keyring, proxies, args.rate_limit, args.key_rate_limit))
@@ -273,7 +278,8 @@ fn tls_config(args: &ServeArgs) -> Result<Option<ServerTlsConfig>, ServeError> {
     Ok(Some(ServerTlsConfig::new().identity(Identity::from_pem(read(cert)?, read(key)?))))
 }
 
-/// CORS for gRPC-Web: the listed origins (any when none), and the gRPC headers both ways.
+/// CORS for gRPC-Web and HTTP/JSON: the listed origins (any when none), and the gRPC headers both
+/// ways.
 fn cors(origins: &[String]) -> Result<CorsLayer, ServeError> {
     let allow_origin = if origins.is_empty() {
         AllowOrigin::any()
@@ -287,7 +293,7 @@ fn cors(origins: &[String]) -> Result<CorsLayer, ServeError> {
     let header = http::HeaderName::from_static;
     Ok(CorsLayer::new()
         .allow_origin(allow_origin)
-        .allow_methods([http::Method::POST, http::Method::OPTIONS])
+        .allow_methods([http::Method::GET, http::Method::POST, http::Method::DELETE, http::Method::OPTIONS])
         .allow_headers([
             header("content-type"),
             header("x-grpc-web"),

@@ -31,6 +31,11 @@ impl RequestLimits {
     pub fn of(&self, path: &str) -> usize {
         self.services.iter().find(|(prefix, _)| path.starts_with(prefix)).map_or(self.default, |&(_, limit)| limit)
     }
+
+    /// The largest limit of any service.
+    pub fn largest(&self) -> usize {
+        self.services.iter().map(|&(_, limit)| limit).fold(self.default, usize::max)
+    }
 }
 
 /// Rewrites the decoder's refusals of large messages.
