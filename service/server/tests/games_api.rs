@@ -43,6 +43,7 @@ on_both_stores!(
     pdn_export_and_import_round_trip,
     endings_and_names_survive_the_pdn_round_trip,
     watchers_see_every_change_and_can_resume,
+    watchers_see_every_move_once_in_order_however_fast_they_come,
     an_engine_seat_answers_a_move,
     an_engine_game_plays_itself_to_the_end,
     a_killed_server_keeps_every_answered_move,
@@ -604,6 +605,50 @@ async fn watchers_see_every_change_and_can_resume(backend: Backend) {
     let Event::Update(last) = next().await else { panic!("the resignation is an update") };
     assert_eq!(last.state.unwrap().status.unwrap().win_reason, WinReason::Resignation as i32);
     assert!(stream.next().await.is_none(), "the stream ends with the game");
+}
+
+/// Moves played back to back, with no wait for the watchers, reach each watcher once each and in
+/// order (several changes may come in one update), and the last update shows the end.
+async fn watchers_see_every_move_once_in_order_however_fast_they_come(backend: Backend) {
+    let Some(server) = start(backend, &[]).await else { return };
+    let mut games = server.games().await;
+    let game = create(&mut games, ITALIAN, "").await;
+    let mut watchers = Vec::new();
+    for _ in 0..3 {
+        let request = WatchGameRequest { name: game.name.clone(), from_ply: None };
+        watchers.push(games.watch_game(request).await.unwrap().into_inner());
+    }
+    // Thirty plies of the first legal move each time, then a resignation, as fast as they go.
+    let mut position = damiera_engine::Position::start(EngineVariant::Italian);
+    let mut played = Vec::new();
+    for ply in 0..30 {
+        let Some(mv) = position.legal_moves().first().cloned() else { break };
+        let notation = damiera_engine::notation::write(EngineVariant::Italian, &mv);
+        let token = if ply % 2 == 0 { &game.white } else { &game.black };
+        play(&mut games, &game.name, token, &notation).await;
+        position = position.play_unchecked(&mv);
+        played.push(notation);
+    }
+    let resigner = if played.len() % 2 == 0 { &game.white } else { &game.black };
+    games.resign(as_seat(resigner, ResignRequest { name: game.name.clone(), ..Default::default() })).await.unwrap();
+
+    for mut stream in watchers {
+        let (mut seen, mut last_state) = (Vec::new(), None);
+        while let Some(message) = stream.next().await {
+            match message.expect("no error").event.expect("an event") {
+                Event::Game(game) => seen.extend(game.moves.into_iter().map(|m| (m.ply, m.notation))),
+                Event::Update(update) => {
+                    seen.extend(update.moves.into_iter().map(|m| (m.ply, m.notation)));
+                    last_state = update.state;
+                }
+                Event::KeepAlive(_) => {}
+            }
+        }
+        let expected: Vec<(i32, String)> = played.iter().cloned().enumerate().map(|(i, n)| (i as i32, n)).collect();
+        assert_eq!(seen, expected, "every move once, in order");
+        let status = last_state.and_then(|state| state.status).expect("the last update has a status");
+        assert_eq!(status.win_reason, WinReason::Resignation as i32);
+    }
 }
 
 async fn an_engine_seat_answers_a_move(backend: Backend) {
