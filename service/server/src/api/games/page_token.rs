@@ -2,10 +2,11 @@
 //! filters of the listing they continue.
 //!
 //! A token is base64url (no padding) of a format version, the first bytes of the SHA-256 of the
-//! caller's tenant and the request's filters, and the cursor: the creation time (big-endian milliseconds) and the id of
-//! the page's last game. It is no secret (anyone may decode it) but no number to edit either: a
-//! token altered, cut, or sent by another tenant or with other filters than the listing that made it answers
-//! `INVALID_ARGUMENT` (field `page_token`). The page size and the view may change between pages.
+//! caller's tenant and the request's filters, and the cursor: the creation time (big-endian
+//! milliseconds) and the id of the page's last game. It is no secret (anyone may decode it) but no
+//! number to edit either: a token altered, cut, sent by another tenant, or sent with other filters
+//! than the listing that made it answers `INVALID_ARGUMENT` (field `page_token`). The page size and
+//! the view may change between pages.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
