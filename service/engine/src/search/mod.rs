@@ -20,6 +20,7 @@
 //! ```
 
 mod alphabeta;
+pub mod bench;
 mod eval;
 mod path;
 pub mod skill;
