@@ -128,6 +128,15 @@ impl Position {
     /// and the Turkish material endings (RULES.md 3.9, 3.10). The search asks this at every node.
     #[must_use]
     pub fn material_outcome(&self) -> Option<Outcome> {
+        // Every rule below needs a side with one piece or none: with two or more each, the
+        // search's usual case, nothing is decided.
+        let several = |color: Color| {
+            let pieces = self.pieces_of(color).0;
+            pieces & pieces.wrapping_sub(1) != 0
+        };
+        if several(Color::White) && several(Color::Black) {
+            return None;
+        }
         for color in [self.turn(), self.turn().opposite()] {
             if self.pieces_of(color).is_empty() {
                 return Some(Outcome::Win { winner: color.opposite(), reason: WinReason::NoPieces });
