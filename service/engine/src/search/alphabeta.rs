@@ -413,13 +413,14 @@ impl<'a> Searcher<'a> {
         let principal = beta - alpha > 1;
         let table_move = entry.and_then(|e| e.best).map(usize::from).filter(|&i| i < moves.len());
         let mut keys = std::mem::take(&mut self.keys[ply]);
-        self.order_keys(position.turn(), moves, table_move, ply, &mut keys);
+        let first = self.order_keys(position.turn(), moves, table_move, ply, &mut keys);
 
         let mut best = -INFINITY;
         let mut best_index = usize::MAX;
         let mut bound = Bound::Upper;
         for n in 0..moves.len() {
-            let i = take_best(&mut keys);
+            let i = if n == 0 { first } else { take_best(&keys) };
+            keys[i] = TAKEN;
             if n == 0 {
                 best_index = i;
             }
@@ -504,14 +505,23 @@ impl<'a> Searcher<'a> {
     }
 
     /// Fills `keys` with each move's place in the order to try them: the table's move, then
-    /// killers, then by history; [`take_best`] hands them out highest first.
-    fn order_keys(&self, turn: Color, moves: &[Move], table_move: Option<usize>, ply: usize, keys: &mut Vec<i32>) {
+    /// killers, then by history. Answers the index of the first highest key, the move to try
+    /// first, found on the way: most nodes need no other. [`take_best`] hands out the rest.
+    fn order_keys(
+        &self,
+        turn: Color,
+        moves: &[Move],
+        table_move: Option<usize>,
+        ply: usize,
+        keys: &mut Vec<i32>,
+    ) -> usize {
         let history = &self.history[turn.index()];
         let killers = self.killers[ply];
+        let (mut first, mut highest) = (0, TAKEN);
         keys.clear();
         keys.extend(moves.iter().enumerate().map(|(i, mv)| {
             let route = (mv.from(), mv.to());
-            if Some(i) == table_move {
+            let key = if Some(i) == table_move {
                 i32::MAX
             } else if killers[0] == Some(route) {
                 i32::MAX - 1
@@ -519,8 +529,13 @@ impl<'a> Searcher<'a> {
                 i32::MAX - 2
             } else {
                 history[mv.from().index() as usize][mv.to().index() as usize]
+            };
+            if key > highest {
+                (first, highest) = (i, key);
             }
+            key
         }));
+        first
     }
 
     /// A quiet move that caused a cut-off: a killer at this ply, and history by depth squared.
@@ -553,16 +568,15 @@ fn table_cut(entry: Entry, depth: i32, alpha: i32, beta: i32, ply: usize) -> Opt
 }
 
 /// The index of the highest key not yet taken, the first of equals (the engine's order breaks
-/// ties), marked taken. Picking one at a time costs less than sorting: most nodes stop after the
-/// first move or two.
-fn take_best(keys: &mut [i32]) -> usize {
+/// ties); the caller marks it taken. Picking one at a time costs less than sorting: most nodes
+/// stop after the first move or two.
+fn take_best(keys: &[i32]) -> usize {
     let mut best = 0;
     for (i, &key) in keys.iter().enumerate().skip(1) {
         if key > keys[best] {
             best = i;
         }
     }
-    keys[best] = TAKEN;
     best
 }
 
