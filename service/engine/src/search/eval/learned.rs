@@ -166,11 +166,10 @@ impl LearnedWeights {
     #[must_use]
     pub fn evaluate(&self, position: &Position) -> i32 {
         let view = View::of(position);
-        let windows = windows(position.variant());
         let [opening, endgame] = [&self.windows[0], &self.windows[1]];
         let (mut open, mut end) = (0i32, 0i32);
-        for (i, window) in windows.iter().enumerate() {
-            let at = i * ARRANGEMENTS + usize::from(view.arrangement(window));
+        for (i, reader) in readers(position.variant()).iter().enumerate() {
+            let at = i * ARRANGEMENTS + usize::from(view.arrangement(reader));
             open += i32::from(opening[at]);
             end += i32::from(endgame[at]);
         }
@@ -197,7 +196,7 @@ fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
 pub fn features(position: &Position) -> Features {
     let view = View::of(position);
     Features {
-        arrangements: windows(position.variant()).iter().map(|w| view.arrangement(w)).collect(),
+        arrangements: readers(position.variant()).iter().map(|r| view.arrangement(r)).collect(),
         terms: terms(position),
         men: position.men().count(),
         full: 2 * position.variant().men_per_side(),
@@ -238,16 +237,8 @@ impl View {
 
     /// The window's arrangement: ours as base-3 digit 1, theirs as 2.
     #[inline]
-    fn arrangement(&self, window: &Window) -> u16 {
-        let gather = |bits: u64| {
-            let (mut out, mut filled) = (0usize, 0u8);
-            for &(start, length) in &window.runs {
-                out |= ((bits >> start) as usize & ((1 << length) - 1)) << filled;
-                filled += length;
-            }
-            out
-        };
-        TERNARY[gather(self.ours)] + 2 * TERNARY[gather(self.theirs)]
+    fn arrangement(&self, reader: &WindowReader) -> u16 {
+        reader.digits(self.ours) + 2 * reader.digits(self.theirs)
     }
 }
 
@@ -260,24 +251,60 @@ fn top_bit(variant: Variant) -> u32 {
     }
 }
 
-/// `TERNARY[b]`: the eight bits of `b` read as base-3 digits (0 or 1 each).
-const TERNARY: [u16; 256] = {
-    let mut table = [0u16; 256];
-    let mut b = 0;
-    while b < 256 {
-        let (mut value, mut power, mut bit) = (0u16, 1u16, 0);
-        while bit < 8 {
-            if b >> bit & 1 == 1 {
-                value += power;
+/// Bytes of the board a window's squares lie in, at most (three on 8x8, four on 10x10, two on
+/// the Turkish board).
+const SPAN: usize = 4;
+
+/// A window read a byte of the board at a time: the squares lie in bytes `first..first + SPAN`,
+/// and `digits[j][b]` is the sum of 3^d over the window's digits d that byte `first + j` holding
+/// `b` sets. Four look-ups a side replace gathering the window's eight bits from its runs, which
+/// was most of the evaluation's cost.
+struct WindowReader {
+    first: u32,
+    digits: [[u16; 256]; SPAN],
+}
+
+impl WindowReader {
+    fn new(window: &Window) -> WindowReader {
+        let mut digit_of = [None; 64];
+        let mut digit = 0;
+        for &(start, length) in &window.runs {
+            for bit in start..start + length {
+                digit_of[usize::from(bit)] = Some(digit);
+                digit += 1;
             }
-            power *= 3;
-            bit += 1;
         }
-        table[b] = value;
-        b += 1;
+        let lowest = digit_of.iter().position(Option::is_some).expect("a window has squares") as u32;
+        let highest = digit_of.iter().rposition(Option::is_some).expect("a window has squares") as u32;
+        let first = (lowest / 8).min(8 - SPAN as u32);
+        assert!(highest / 8 < first + SPAN as u32, "a window spans more than {SPAN} bytes");
+        let mut digits = [[0u16; 256]; SPAN];
+        for (j, table) in digits.iter_mut().enumerate() {
+            for (b, value) in table.iter_mut().enumerate() {
+                *value = (0..8)
+                    .filter(|bit| b >> bit & 1 == 1)
+                    .filter_map(|bit| digit_of[(first as usize + j) * 8 + bit])
+                    .map(|d| 3u16.pow(d))
+                    .sum();
+            }
+        }
+        WindowReader { first, digits }
     }
-    table
-};
+
+    /// The sum of 3^d over the window's digits d that `bits` set.
+    #[inline]
+    fn digits(&self, bits: u64) -> u16 {
+        let bytes = (bits >> (8 * self.first)).to_le_bytes();
+        let [t0, t1, t2, t3] = &self.digits;
+        t0[usize::from(bytes[0])] + t1[usize::from(bytes[1])] + t2[usize::from(bytes[2])] + t3[usize::from(bytes[3])]
+    }
+}
+
+/// The window readers of `variant`, in its windows' order, computed once.
+fn readers(variant: Variant) -> &'static [WindowReader] {
+    static READERS: OnceLock<[Vec<WindowReader>; 3]> = OnceLock::new();
+    &READERS.get_or_init(|| Variant::ALL.map(|v| windows(v).iter().map(WindowReader::new).collect()))[variant as usize]
+}
 
 /// The windows of `variant`, computed once.
 fn windows(variant: Variant) -> &'static [Window] {
@@ -337,6 +364,23 @@ mod tests {
                 .flat_map(|w| w.runs)
                 .fold(0u64, |all, (start, length)| all | ((1u64 << length) - 1) << start);
             assert_eq!(covered, variant.board().0, "{variant:?}");
+        }
+    }
+
+    #[test]
+    fn each_reader_gives_each_square_its_digit_in_the_window() {
+        // The window's squares in run order are its digits 0 to 7: a lone man on the k-th square
+        // reads 3^k, every other square of the board 0, and the digits of several men add up.
+        for variant in Variant::ALL {
+            for (window, reader) in windows(variant).iter().zip(readers(variant)) {
+                let squares: Vec<u8> = window.runs.iter().flat_map(|&(start, length)| start..start + length).collect();
+                for bit in 0..64u8 {
+                    let expected = squares.iter().position(|&square| square == bit).map_or(0, |k| 3u16.pow(k as u32));
+                    assert_eq!(reader.digits(1 << bit), expected, "{variant:?}, bit {bit}");
+                }
+                let all = squares.iter().fold(0u64, |all, &square| all | 1 << square);
+                assert_eq!(reader.digits(all), (0..8).map(|k| 3u16.pow(k)).sum::<u16>(), "{variant:?}");
+            }
         }
     }
 
