@@ -8,9 +8,9 @@
 //! valgrind --tool=callgrind --callgrind-out-file=/dev/null target/release/examples/bench turkish
 //! ```
 //!
-//! The argument names one variant (all three without it). The count includes making the four
-//! tables (start-up is under a million instructions); the server's binary allocates with mimalloc,
-//! this one with the C library's malloc, so their counts differ by a few per cent.
+//! The argument names one variant (all three without it). The count includes making the tables
+//! (four a variant; start-up is under a million instructions). The server's binary allocates
+//! with mimalloc, this one with the C library's malloc, so the two counts are close but not equal.
 
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
