@@ -113,6 +113,31 @@ pub(crate) const NEIGHBOUR: [[u8; 4]; 64] = {
     table
 };
 
+/// `RAY[direction][square]`: the squares from `square` (not included) to the edge of the Turkish
+/// board in `direction`.
+pub(crate) const RAY: [[u64; 64]; 4] = {
+    let mut table = [[0u64; 64]; 4];
+    let mut direction = 0;
+    while direction < 4 {
+        let mut sq = 0;
+        while sq < 64 {
+            let mut next = NEIGHBOUR[sq][direction];
+            while next != 64 {
+                table[direction][sq] |= 1 << next;
+                next = NEIGHBOUR[next as usize][direction];
+            }
+            sq += 1;
+        }
+        direction += 1;
+    }
+    table
+};
+
+/// Whether `direction` goes up the bit order (north and east) rather than down it.
+pub(crate) const fn ascends(direction: usize) -> bool {
+    direction == NORTH || direction == EAST
+}
+
 /// Rank 1 of the Turkish board, where Black's men promote.
 pub(crate) const RANK_1: u64 = 0xFF;
 /// Rank 8 of the Turkish board, where White's men promote.

@@ -5,7 +5,9 @@
 //! are ranked by the number of pieces (see [`super::sink`]).
 
 use super::sink::Recorder;
-use crate::geometry::{reverse, shift, EAST, FILE_A, FILE_H, NEIGHBOUR, NORTH, RANK_1, RANK_8, SOUTH, WEST};
+use crate::geometry::{
+    ascends, reverse, shift, EAST, FILE_A, FILE_H, NEIGHBOUR, NORTH, RANK_1, RANK_8, RAY, SOUTH, WEST,
+};
 use crate::{Bitboard, Color, Move, Position, Square};
 
 /// No square: the edge of the board in [`NEIGHBOUR`].
@@ -56,36 +58,46 @@ fn neighbour(square: u32, direction: usize) -> Option<u32> {
     (next != EDGE).then_some(u32::from(next))
 }
 
-/// The empty squares a flying king crosses from `from` (not included) in one direction; once
-/// they run out, [`Ray::blocker`] is the square that stopped it, if the edge did not.
-struct Ray {
-    /// The next square to look at.
-    next: Option<u32>,
-    /// The direction.
-    direction: usize,
-    /// Which squares are empty.
-    empty: u64,
+/// The empty squares a flying king crosses from `from` (not included) in `direction`, in the order
+/// it meets them: those before [`blocker`].
+fn ray(from: u32, direction: usize, empty: u64) -> Walk {
+    let line = RAY[direction][from as usize];
+    let open = match blocker(from, direction, empty) {
+        Some(stop) => line & !RAY[direction][stop as usize] & !(1 << stop),
+        None => line,
+    };
+    Walk { squares: open, ascending: ascends(direction) }
 }
 
-fn ray(from: u32, direction: usize, empty: u64) -> Ray {
-    Ray { next: neighbour(from, direction), direction, empty }
+/// The first square from `from` in `direction` that is not empty, unless the edge comes first.
+#[inline]
+fn blocker(from: u32, direction: usize, empty: u64) -> Option<u32> {
+    let occupied = RAY[direction][from as usize] & !empty;
+    (occupied != 0).then(|| if ascends(direction) { occupied.trailing_zeros() } else { 63 - occupied.leading_zeros() })
 }
 
-impl Iterator for Ray {
+/// Squares on one line, handed out in the order of a walk along it: up the bit order or down.
+struct Walk {
+    /// The squares not yet handed out.
+    squares: u64,
+    /// Whether the walk goes up the bit order.
+    ascending: bool,
+}
+
+impl Iterator for Walk {
     type Item = u32;
 
     fn next(&mut self) -> Option<u32> {
-        let square = self.next.filter(|sq| self.empty >> sq & 1 != 0)?;
-        self.next = neighbour(square, self.direction);
+        if self.squares == 0 {
+            return None;
+        }
+        let square = if self.ascending { self.squares.trailing_zeros() } else { 63 - self.squares.leading_zeros() };
+        self.squares &= !(1 << square);
         Some(square)
     }
-}
 
-impl Ray {
-    /// The first square that is not empty, past every empty one.
-    fn blocker(mut self) -> Option<u32> {
-        self.by_ref().for_each(drop);
-        self.next
+    fn count(self) -> usize {
+        self.squares.count_ones() as usize
     }
 }
 
@@ -131,7 +143,7 @@ fn king_jumps<R: Recorder>(at: u32, previous: usize, empty: u64, enemy: u64, kin
         if previous != NONE && d == reverse(previous) {
             continue;
         }
-        let Some(taken) = ray(at, d, empty).blocker().filter(|t| enemy >> t & 1 != 0) else { continue };
+        let Some(taken) = blocker(at, d, empty).filter(|t| enemy >> t & 1 != 0) else { continue };
         let taken_is_king = kings >> taken & 1 != 0;
         for l in ray(taken, d, empty) {
             extended = true;
@@ -207,7 +219,7 @@ pub(super) fn capturers(position: &Position) -> u64 {
     let west = men & !FILE_A & (enemy & !FILE_A & empty << 1) << 1;
     let kings = Bitboard(s.own & s.kings).filter(|king| {
         [NORTH, SOUTH, EAST, WEST].into_iter().any(|d| {
-            let taken = ray(king.index(), d, empty).blocker().filter(|t| enemy >> t & 1 != 0);
+            let taken = blocker(king.index(), d, empty).filter(|t| enemy >> t & 1 != 0);
             taken.and_then(|t| neighbour(t, d)).is_some_and(|l| empty >> l & 1 != 0)
         })
     });
