@@ -15,14 +15,20 @@ use crate::{Bitboard, Square, Variant};
 /// The longest capture sequence any variant allows: Triestina's 20 pieces.
 pub const MAX_CAPTURES: usize = 20;
 
+/// What the unused entries of a move's path hold.
+const UNUSED: Square = Square::new(0);
+
 /// A move: where the piece starts, where it lands at each jump, what it captures, whether it promotes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     /// The square the moving piece starts from.
     from: Square,
+    /// Where the piece ends: the last landing square, kept apart because the search asks often.
+    to: Square,
     /// How many entries of `path` are used: 1 for a quiet move, the capture count for a capture.
     len: u8,
-    /// Landing squares in order; the last one is where the piece ends.
+    /// Landing squares in order, then unused entries holding square 0 (a constant fill is cheaper
+    /// to make than one of the start square).
     path: [Square; MAX_CAPTURES],
     /// The squares of the captured pieces.
     captured: Bitboard,
@@ -34,9 +40,9 @@ impl Move {
     /// A quiet (non-capturing) move.
     #[must_use]
     pub fn quiet(from: Square, to: Square, promotes: bool) -> Move {
-        let mut path = [from; MAX_CAPTURES];
+        let mut path = [UNUSED; MAX_CAPTURES];
         path[0] = to;
-        Move { from, len: 1, path, captured: Bitboard::EMPTY, promotes }
+        Move { from, to, len: 1, path, captured: Bitboard::EMPTY, promotes }
     }
 
     /// A capture through `landings` taking the pieces on `captured`.
@@ -51,9 +57,9 @@ impl Move {
             "a capture has 1 to {MAX_CAPTURES} landing squares, not {}",
             landings.len()
         );
-        let mut path = [from; MAX_CAPTURES];
+        let mut path = [UNUSED; MAX_CAPTURES];
         path[..landings.len()].copy_from_slice(landings);
-        Move { from, len: landings.len() as u8, path, captured, promotes }
+        Move { from, to: landings[landings.len() - 1], len: landings.len() as u8, path, captured, promotes }
     }
 
     /// The start square.
@@ -65,7 +71,7 @@ impl Move {
     /// The square where the piece ends.
     #[must_use]
     pub fn to(&self) -> Square {
-        self.path[self.len as usize - 1]
+        self.to
     }
 
     /// The landing squares, in order (for a quiet move, just the destination).
