@@ -24,8 +24,9 @@ pub(crate) fn legal_moves(position: &Position, out: &mut Vec<Move>) {
     }
 }
 
-/// Fills `out` with the legal captures of the pieces in `capturers` (every piece that can jump).
-fn legal_captures(position: &Position, capturers: u64, out: &mut Vec<Move>) {
+/// Fills `out` with the legal captures of the pieces in `capturers` (every piece that can jump,
+/// as [`capturers`] finds them; at least one).
+pub(crate) fn legal_captures(position: &Position, capturers: u64, out: &mut Vec<Move>) {
     out.clear();
     captures(position, capturers, &mut CaptureSink::legal(out, position.variant().family()));
     merge_duplicate_paths(out);
@@ -80,7 +81,7 @@ pub(crate) fn count_legal_moves(position: &Position, scratch: &mut Vec<Move>) ->
 
 /// The pieces of the side to move that have at least one jump, as a bit set.
 #[inline]
-fn capturers(position: &Position) -> u64 {
+pub(crate) fn capturers(position: &Position) -> u64 {
     match position.variant() {
         Variant::Italian => diagonal::capturers::<Board8>(position),
         Variant::Triestina => diagonal::capturers::<Board10>(position),

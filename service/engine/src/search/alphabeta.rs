@@ -358,8 +358,11 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        // The pieces that must capture, when the horizon has already looked for them.
+        let mut capturers = None;
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            if !movegen::has_capture(position) {
+            let found = movegen::capturers(position);
+            if found == 0 {
                 // A quiet horizon: valued as it stands, without building its moves.
                 return if movegen::has_quiet_move(position) {
                     evaluate_with(position, self.evaluation)
@@ -370,6 +373,7 @@ impl<'a> Searcher<'a> {
             if ply >= MAX_PLY - 1 {
                 return evaluate_with(position, self.evaluation); // the longest line: captures or not
             }
+            capturers = Some(found);
         }
         // The table before the moves: a cut-off needs none of them.
         let entry = self.table.probe(position.hash());
@@ -377,7 +381,10 @@ impl<'a> Searcher<'a> {
             return score;
         }
         let mut moves = std::mem::take(&mut self.lists[ply]);
-        movegen::legal_moves(position, &mut moves);
+        match capturers {
+            Some(capturers) => movegen::legal_captures(position, capturers, &mut moves),
+            None => movegen::legal_moves(position, &mut moves),
+        }
         if ply == 0 {
             if let Some(root_value) = &self.root_value {
                 moves.retain(|m| root_value.keeps(m));
