@@ -578,10 +578,10 @@ fn table_cut(entry: Entry, depth: i32, alpha: i32, beta: i32, ply: usize) -> Opt
 /// ties); the caller marks it taken. Picking one at a time costs less than sorting: most nodes
 /// stop after the first move or two.
 fn take_best(keys: &[i32]) -> usize {
-    let mut best = 0;
+    let (mut best, mut highest) = (0, keys[0]);
     for (i, &key) in keys.iter().enumerate().skip(1) {
-        if key > keys[best] {
-            best = i;
+        if key > highest {
+            (best, highest) = (i, key);
         }
     }
     best
