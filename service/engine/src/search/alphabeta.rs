@@ -19,7 +19,7 @@ use super::time::{Progress, TimeControl};
 use super::tt::{Bound, Entry, TranspositionTable};
 use super::{Iteration, Limits, Line, Options, Score, SearchResult, Techniques};
 use crate::egtb::{Tablebase, Wdl};
-use crate::{movegen, Color, Move, Outcome, Position, Square};
+use crate::{movegen, Color, Move, Outcome, Position};
 
 /// Beyond every score.
 const INFINITY: i32 = 32_000;
@@ -158,10 +158,11 @@ pub(super) struct Searcher<'a> {
     aborted: bool,
     /// The game's positions, then the searched line's: repetitions are draws.
     path: Path,
-    /// Two quiet moves per ply that caused a cut-off recently, as (from, to).
-    killers: Vec<[Option<(Square, Square)>; 2]>,
-    /// For each colour, (from, to): how often a quiet move caused a cut-off, weighted by depth.
-    history: Vec<[[i32; 64]; 64]>,
+    /// Two quiet moves per ply that caused a cut-off recently, as [`route`]s ([`NO_ROUTE`] when
+    /// none).
+    killers: Vec<[u16; 2]>,
+    /// For each colour, by [`route`]: how often a quiet move caused a cut-off, weighted by depth.
+    history: Vec<[i32; ROUTES]>,
     /// The best line found from each ply.
     pv: Vec<Vec<Move>>,
     /// A move list per ply, kept to avoid allocating.
@@ -205,8 +206,8 @@ impl<'a> Searcher<'a> {
             selective_depth: 0,
             aborted: false,
             path: Path::new(),
-            killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![[[0; 64]; 64]; 2],
+            killers: vec![[NO_ROUTE; 2]; MAX_PLY + 1],
+            history: vec![[0; ROUTES]; 2],
             pv: vec![Vec::new(); MAX_PLY + 1],
             lists: vec![Vec::new(); MAX_PLY + 1],
             keys: vec![Vec::new(); MAX_PLY + 1],
@@ -527,15 +528,15 @@ impl<'a> Searcher<'a> {
         let (mut first, mut highest) = (0, TAKEN);
         keys.clear();
         keys.extend(moves.iter().enumerate().map(|(i, mv)| {
-            let route = (mv.from(), mv.to());
+            let route = route(mv);
             let key = if Some(i) == table_move {
                 i32::MAX
-            } else if killers[0] == Some(route) {
+            } else if killers[0] == route {
                 i32::MAX - 1
-            } else if killers[1] == Some(route) {
+            } else if killers[1] == route {
                 i32::MAX - 2
             } else {
-                history[mv.from().index() as usize][mv.to().index() as usize]
+                history[usize::from(route)]
             };
             if key > highest {
                 (first, highest) = (i, key);
@@ -547,13 +548,13 @@ impl<'a> Searcher<'a> {
 
     /// A quiet move that caused a cut-off: a killer at this ply, and history by depth squared.
     fn reward(&mut self, turn: Color, mv: &Move, depth: i32, ply: usize) {
-        let route = Some((mv.from(), mv.to()));
+        let route = route(mv);
         let killers = &mut self.killers[ply];
         if killers[0] != route {
             killers[1] = killers[0];
             killers[0] = route;
         }
-        let entry = &mut self.history[turn.index()][mv.from().index() as usize][mv.to().index() as usize];
+        let entry = &mut self.history[turn.index()][usize::from(route)];
         *entry = (*entry + depth * depth).min(1 << 20);
     }
 }
@@ -585,6 +586,18 @@ fn take_best(keys: &[i32]) -> usize {
         }
     }
     best
+}
+
+/// Every (from, to) pair of squares: squares are bits below 64.
+const ROUTES: usize = 64 * 64;
+
+/// No route: the killer slot is empty.
+const NO_ROUTE: u16 = u16::MAX;
+
+/// A move's (from, to) as one number below [`ROUTES`]: what killers and history know a quiet move by.
+#[inline]
+fn route(mv: &Move) -> u16 {
+    ((mv.from().index() << 6 | mv.to().index()) as usize % ROUTES) as u16
 }
 
 /// A key no move has: history counts are never negative.
