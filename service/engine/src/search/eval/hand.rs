@@ -145,33 +145,61 @@ pub(super) fn weights(variant: Variant) -> &'static Weights {
     }
 }
 
-/// The position's full evaluation with other `weights`: what a tuner measures.
+/// The position's full evaluation with other `weights`: what a tuner measures. Every term is
+/// ours less theirs, the advance's ranks for both sides in one pass.
 #[must_use]
-pub fn evaluate_with_weights(position: &Position, weights: &Weights) -> i32 {
+pub fn evaluate_with_weights(position: &Position, w: &Weights) -> i32 {
     let board = Board { position, masks: masks(position.variant()), empty: position.empty().0 };
     let us = position.turn();
-    board.side_value(us, weights) - board.side_value(us.opposite(), weights)
+    let (ours, theirs) = (board.side(us), board.side(us.opposite()));
+    let count = |bits: u64| bits.count_ones() as i32;
+    let advance: i32 =
+        (0..10).map(|r| w.advance[r] * (count(ours.men & ours.ranks[r]) - count(theirs.men & theirs.ranks[r]))).sum();
+    // A man on its base row guards it only while the other side has men to promote.
+    let guards = |side: &Side, other: &Side| if other.men != 0 { count(side.men & side.ranks[0]) } else { 0 };
+    let centre = |side: &Side| count((side.men | side.kings) & board.masks.centre);
+    let king_steps = |side: &Side| board.king_steps(side.kings) as i32;
+    let runaways = |side: &Side| board.runaways(side.color, side.men) as i32;
+    material_balance(position, w)
+        + advance
+        + w.back_rank * (guards(&ours, &theirs) - guards(&theirs, &ours))
+        + w.centre * (centre(&ours) - centre(&theirs))
+        + w.king_mobility * (king_steps(&ours) - king_steps(&theirs))
+        + w.runaway * (runaways(&ours) - runaways(&theirs))
 }
 
 /// `color`'s men, kings, king steps and runaway men: the whole-board terms of the learned
 /// evaluation, counted as the weights above count them.
 pub(super) fn counts(position: &Position, color: Color) -> [i32; 4] {
     let board = Board { position, masks: masks(position.variant()), empty: position.empty().0 };
-    let own = position.pieces_of(color).0;
-    let kings = own & position.kings().0;
-    let men = own & !kings;
+    let side = board.side(color);
     [
-        men.count_ones() as i32,
-        kings.count_ones() as i32,
-        board.king_steps(kings) as i32,
-        board.runaways(color, men) as i32,
+        side.men.count_ones() as i32,
+        side.kings.count_ones() as i32,
+        board.king_steps(side.kings) as i32,
+        board.runaways(color, side.men) as i32,
     ]
 }
 
-pub(super) fn material(position: &Position, color: Color, w: &Weights) -> i32 {
-    let own = position.pieces_of(color).0;
-    let kings = (own & position.kings().0).count_ones() as i32;
-    w.man * (own.count_ones() as i32 - kings) + w.king * kings
+/// Men and kings at their values, the side to move's less the other's.
+pub(super) fn material_balance(position: &Position, w: &Weights) -> i32 {
+    let us = position.turn();
+    let (ours, theirs) = (position.pieces_of(us).0, position.pieces_of(us.opposite()).0);
+    let kings = position.kings().0;
+    let count = |bits: u64| bits.count_ones() as i32;
+    w.man * (count(ours & !kings) - count(theirs & !kings)) + w.king * (count(ours & kings) - count(theirs & kings))
+}
+
+/// One side's pieces, as the terms read them.
+struct Side {
+    /// Its colour.
+    color: Color,
+    /// Its men.
+    men: u64,
+    /// Its kings.
+    kings: u64,
+    /// The ranks counted from its own base row.
+    ranks: &'static [u64; 10],
 }
 
 /// What both sides' values are computed from, looked up once per evaluation.
@@ -185,22 +213,10 @@ struct Board<'a> {
 }
 
 impl Board<'_> {
-    fn side_value(&self, color: Color, w: &Weights) -> i32 {
-        let position = self.position;
-        let ranks = &self.masks.ranks[color.index()];
-        let own = position.pieces_of(color).0;
-        let men = own & !position.kings().0;
-        let kings = own & position.kings().0;
-        let enemy_men = position.pieces_of(color.opposite()).0 & !position.kings().0;
-
-        let mut value = material(position, color, w);
-        value += (0..10).map(|r| w.advance[r] * (men & ranks[r]).count_ones() as i32).sum::<i32>();
-        if enemy_men != 0 {
-            value += w.back_rank * (men & ranks[0]).count_ones() as i32;
-        }
-        value += w.centre * (own & self.masks.centre).count_ones() as i32;
-        value += w.king_mobility * self.king_steps(kings) as i32;
-        value + w.runaway * self.runaways(color, men) as i32
+    fn side(&self, color: Color) -> Side {
+        let own = self.position.pieces_of(color).0;
+        let kings = self.position.kings().0;
+        Side { color, men: own & !kings, kings: own & kings, ranks: &self.masks.ranks[color.index()] }
     }
 
     /// Empty squares next to `kings`, counted once per king and direction.

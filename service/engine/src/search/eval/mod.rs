@@ -59,10 +59,7 @@ pub fn evaluate_with(position: &Position, evaluation: Evaluation) -> i32 {
             None => evaluate_with_weights(position, hand::weights(variant)),
         },
         Evaluation::Hand => evaluate_with_weights(position, hand::weights(variant)),
-        Evaluation::MaterialOnly => {
-            let (us, weights) = (position.turn(), hand::weights(variant));
-            hand::material(position, us, weights) - hand::material(position, us.opposite(), weights)
-        }
+        Evaluation::MaterialOnly => hand::material_balance(position, hand::weights(variant)),
         Evaluation::Weights(other) => evaluate_with_weights(position, &other),
         Evaluation::Learned(learned) => learned.evaluate(position),
     }
