@@ -149,10 +149,8 @@ pub(super) fn weights(variant: Variant) -> &'static Weights {
 /// ours less theirs, the advance's ranks for both sides in one pass.
 #[must_use]
 pub fn evaluate_with_weights(position: &Position, w: &Weights) -> i32 {
-    let board = Board { position, masks: masks(position.variant()), empty: position.empty().0 };
-    let us = position.turn();
-    let (ours, theirs) = (board.side(us), board.side(us.opposite()));
-    let count = |bits: u64| bits.count_ones() as i32;
+    let board = Board::of(position);
+    let (ours, theirs) = board.sides();
     let advance: i32 =
         (0..10).map(|r| w.advance[r] * (count(ours.men & ours.ranks[r]) - count(theirs.men & theirs.ranks[r]))).sum();
     // A man on its base row guards it only while the other side has men to promote.
@@ -160,7 +158,7 @@ pub fn evaluate_with_weights(position: &Position, w: &Weights) -> i32 {
     let centre = |side: &Side| count((side.men | side.kings) & board.masks.centre);
     let king_steps = |side: &Side| board.king_steps(side.kings) as i32;
     let runaways = |side: &Side| board.runaways(side.color, side.men) as i32;
-    material_balance(position, w)
+    material(&ours, &theirs, w)
         + advance
         + w.back_rank * (guards(&ours, &theirs) - guards(&theirs, &ours))
         + w.centre * (centre(&ours) - centre(&theirs))
@@ -171,23 +169,24 @@ pub fn evaluate_with_weights(position: &Position, w: &Weights) -> i32 {
 /// `color`'s men, kings, king steps and runaway men: the whole-board terms of the learned
 /// evaluation, counted as the weights above count them.
 pub(super) fn counts(position: &Position, color: Color) -> [i32; 4] {
-    let board = Board { position, masks: masks(position.variant()), empty: position.empty().0 };
+    let board = Board::of(position);
     let side = board.side(color);
-    [
-        side.men.count_ones() as i32,
-        side.kings.count_ones() as i32,
-        board.king_steps(side.kings) as i32,
-        board.runaways(color, side.men) as i32,
-    ]
+    [count(side.men), count(side.kings), board.king_steps(side.kings) as i32, board.runaways(color, side.men) as i32]
 }
 
 /// Men and kings at their values, the side to move's less the other's.
 pub(super) fn material_balance(position: &Position, w: &Weights) -> i32 {
-    let us = position.turn();
-    let (ours, theirs) = (position.pieces_of(us).0, position.pieces_of(us.opposite()).0);
-    let kings = position.kings().0;
-    let count = |bits: u64| bits.count_ones() as i32;
-    w.man * (count(ours & !kings) - count(theirs & !kings)) + w.king * (count(ours & kings) - count(theirs & kings))
+    let (ours, theirs) = Board::of(position).sides();
+    material(&ours, &theirs, w)
+}
+
+fn material(ours: &Side, theirs: &Side, w: &Weights) -> i32 {
+    w.man * (count(ours.men) - count(theirs.men)) + w.king * (count(ours.kings) - count(theirs.kings))
+}
+
+/// The squares of `bits`, as a term counts them.
+fn count(bits: u64) -> i32 {
+    bits.count_ones() as i32
 }
 
 /// One side's pieces, as the terms read them.
@@ -213,6 +212,16 @@ struct Board<'a> {
 }
 
 impl Board<'_> {
+    fn of(position: &Position) -> Board<'_> {
+        Board { position, masks: masks(position.variant()), empty: position.empty().0 }
+    }
+
+    /// The side to move's pieces, then the other side's.
+    fn sides(&self) -> (Side, Side) {
+        let us = self.position.turn();
+        (self.side(us), self.side(us.opposite()))
+    }
+
     fn side(&self, color: Color) -> Side {
         let own = self.position.pieces_of(color).0;
         let kings = self.position.kings().0;
