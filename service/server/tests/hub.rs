@@ -369,7 +369,25 @@ fn an_sprt_stops_the_match_once_it_decides() {
     let games = count(&stdout, "wins", "wins") + count(&stdout, "wins", "draws") + count(&stdout, "wins", "losses");
     assert!((6..80).contains(&games), "{stdout}");
     assert!(stdout.lines().last().is_some_and(|l| l.ends_with("H1 accepted")), "{stdout}");
-    assert!(stderr.contains("H1 accepted"), "the deciding LLR is logged as it comes: {stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with(&format!("games {games}/400: +")), "the deciding pair is logged as it comes: {stderr}");
+    assert!(last.contains(" pairs; sprt: LLR ") && last.ends_with("H1 accepted"), "{stderr}");
+}
+
+#[test]
+fn a_match_logs_its_tally_every_ten_pairs_when_not_on_a_terminal() {
+    // Standard error is a pipe here: no progress bar, a line every ten game pairs instead.
+    let (stdout, stderr) = run_match(&["--variant", "turkish", "--games", "40", "--a", "depth=1", "--b", "depth=2"]);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    for (line, games) in lines.iter().zip([20, 40]) {
+        let tally: Vec<u32> = line.split([' ', '+', '=', '-', ',']).filter_map(|w| w.parse().ok()).collect();
+        assert!(line.starts_with(&format!("games {games}/40: +")), "{line}");
+        assert_eq!(tally[..3].iter().sum::<u32>(), games, "{line}");
+        assert!(line.ends_with(&format!(", {} pairs", games / 2)), "{line}");
+    }
+    let wins = count(&stdout, "wins", "wins");
+    assert!(lines[1].starts_with(&format!("games 40/40: +{wins} ")), "the last line is the final tally: {stdout}");
 }
 
 /// Whole games through pydraughts' `HubEngine`, a Hub client none of us wrote: every move the

@@ -398,19 +398,17 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), Failure> {
                             }
                         }
                     }
-                    if let (Some(sprt), true) = (&sprt, paired) {
-                        let verdict = sprt.verdict(sprt.llr(&results.pairs));
-                        if verdict != Verdict::Undecided {
-                            decided.store(true, Ordering::Relaxed);
-                        }
-                        // A line now and then, and the deciding one, for logs; the progress bar
-                        // shows every pair.
-                        if !progress && (results.pairs.pairs().is_multiple_of(10) || verdict != Verdict::Undecided) {
-                            eprintln!("sprt: {} pairs, {}", results.pairs.pairs(), sprt.report(&results.pairs));
-                        }
+                    let verdict = sprt.as_ref().filter(|_| paired).map(|sprt| sprt.verdict(sprt.llr(&results.pairs)));
+                    let deciding = verdict.is_some_and(|verdict| verdict != Verdict::Undecided);
+                    if deciding {
+                        decided.store(true, Ordering::Relaxed);
                     }
                     if progress {
                         draw_progress(&results, total, sprt.as_ref());
+                    } else if paired && (results.pairs.pairs().is_multiple_of(10) || deciding) {
+                        // A line every ten pairs, and the deciding one, for logs; the progress bar
+                        // shows every game.
+                        log_progress(&results, total, sprt.as_ref());
                     }
                     drop(results);
                     played.lock().expect("no thread panics holding it")[index] = Some(game);
@@ -593,6 +591,20 @@ fn draw_progress(results: &Results, total: usize, sprt: Option<&Sprt>) {
         tally.wins,
         tally.draws,
         tally.losses
+    );
+}
+
+/// The tally so far as one line of a log, with the SPRT's state in SPRT mode.
+fn log_progress(results: &Results, total: usize, sprt: Option<&Sprt>) {
+    let tally = &results.tally;
+    let sprt = sprt.map(|sprt| format!("; sprt: {}", sprt.report(&results.pairs))).unwrap_or_default();
+    eprintln!(
+        "games {}/{total}: +{} ={} -{}, {} pairs{sprt}",
+        tally.games(),
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        results.pairs.pairs()
     );
 }
 
