@@ -253,7 +253,7 @@ impl Model {
             }
             let start = 2 * TERMS + phase * self.windows * ARRANGEMENTS;
             let weights = &self.weights[start..start + self.windows * ARRANGEMENTS];
-            out.windows[phase].iter_mut().zip(weights).for_each(|(o, &w)| *o = quantise(w));
+            out.windows.iter_mut().zip(weights).for_each(|(o, &w)| o[phase] = quantise(w));
         }
         out
     }

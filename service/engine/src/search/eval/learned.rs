@@ -59,8 +59,9 @@ pub struct LearnedWeights {
     pub variant: Variant,
     /// `terms[phase][term]`.
     pub terms: [[i16; TERMS]; 2],
-    /// `windows[phase][window * ARRANGEMENTS + arrangement]`.
-    pub windows: [Vec<i16>; 2],
+    /// `windows[window * ARRANGEMENTS + arrangement][phase]`: an arrangement's two weights side by
+    /// side, so that the evaluation reads both from one cache line.
+    pub windows: Vec<[i16; 2]>,
 }
 
 /// Why a weights file does not read.
@@ -92,7 +93,7 @@ impl LearnedWeights {
     #[must_use]
     pub fn zero(variant: Variant) -> LearnedWeights {
         let size = windows(variant).len() * ARRANGEMENTS;
-        LearnedWeights { variant, terms: [[0; TERMS]; 2], windows: [vec![0; size], vec![0; size]] }
+        LearnedWeights { variant, terms: [[0; TERMS]; 2], windows: vec![[0; 2]; size] }
     }
 
     /// Reads a weights file for `variant`: the magic `DAMEVAL1`, the variant's name padded with
@@ -108,7 +109,7 @@ impl LearnedWeights {
         }
         let header = MAGIC.len() + 16;
         let mut weights = LearnedWeights::zero(variant);
-        let expected = header + 2 * (2 * TERMS + weights.windows[0].len() * 2);
+        let expected = header + 2 * (2 * TERMS + weights.windows.len() * 2);
         if bytes.len() != expected {
             return Err(WeightsError::Size { expected, found: bytes.len() });
         }
@@ -117,7 +118,7 @@ impl LearnedWeights {
             weights.terms[phase].iter_mut().for_each(|w| *w = values.next().unwrap_or_default());
         }
         for phase in 0..2 {
-            weights.windows[phase].iter_mut().for_each(|w| *w = values.next().unwrap_or_default());
+            weights.windows.iter_mut().for_each(|w| w[phase] = values.next().unwrap_or_default());
         }
         Ok(weights)
     }
@@ -141,8 +142,8 @@ impl LearnedWeights {
         let mut name = self.variant.name().as_bytes().to_vec();
         name.resize(16, 0);
         bytes.extend(name);
-        let terms = self.terms.iter().flatten();
-        let windows = self.windows.iter().flatten();
+        let terms = self.terms.iter().flatten().copied();
+        let windows = (0..2).flat_map(|phase| self.windows.iter().map(move |w| w[phase]));
         bytes.extend(terms.chain(windows).flat_map(|w| w.to_le_bytes()));
         bytes
     }
@@ -166,12 +167,22 @@ impl LearnedWeights {
     #[must_use]
     pub fn evaluate(&self, position: &Position) -> i32 {
         let view = View::of(position);
-        let [opening, endgame] = [&self.windows[0], &self.windows[1]];
         let (mut open, mut end) = (0i32, 0i32);
-        for (i, reader) in readers(position.variant()).iter().enumerate() {
-            let at = i * ARRANGEMENTS + usize::from(view.arrangement(reader));
-            open += i32::from(opening[at]);
-            end += i32::from(endgame[at]);
+        let weights = self.windows.chunks_exact(ARRANGEMENTS);
+        match position.variant() {
+            // The 8x8 diagonal board's windows lie in three bytes: a fourth look-up would add 0.
+            Variant::Italian => {
+                for (reader, weights) in readers(Variant::Italian).iter().zip(weights) {
+                    let [o, e] = weights[usize::from(view.arrangement::<3>(reader))];
+                    (open, end) = (open + i32::from(o), end + i32::from(e));
+                }
+            }
+            variant => {
+                for (reader, weights) in readers(variant).iter().zip(weights) {
+                    let [o, e] = weights[usize::from(view.arrangement::<SPAN>(reader))];
+                    (open, end) = (open + i32::from(o), end + i32::from(e));
+                }
+            }
         }
         let terms = terms(position);
         for (t, value) in terms.iter().enumerate() {
@@ -196,7 +207,7 @@ fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
 pub fn features(position: &Position) -> Features {
     let view = View::of(position);
     Features {
-        arrangements: readers(position.variant()).iter().map(|r| view.arrangement(r)).collect(),
+        arrangements: readers(position.variant()).iter().map(|r| view.arrangement::<SPAN>(r)).collect(),
         terms: terms(position),
         men: position.men().count(),
         full: 2 * position.variant().men_per_side(),
@@ -235,10 +246,11 @@ impl View {
         View { ours: ours.reverse_bits() >> spare, theirs: theirs.reverse_bits() >> spare }
     }
 
-    /// The window's arrangement: ours as base-3 digit 1, theirs as 2.
+    /// The window's arrangement: ours as base-3 digit 1, theirs as 2; the window must lie in the
+    /// reader's first `BYTES` bytes.
     #[inline]
-    fn arrangement(&self, reader: &WindowReader) -> u16 {
-        reader.digits(self.ours) + 2 * reader.digits(self.theirs)
+    fn arrangement<const BYTES: usize>(&self, reader: &WindowReader) -> u16 {
+        reader.digits::<BYTES>(self.ours) + 2 * reader.digits::<BYTES>(self.theirs)
     }
 }
 
@@ -291,12 +303,12 @@ impl WindowReader {
         WindowReader { first, digits }
     }
 
-    /// The sum of 3^d over the window's digits d that `bits` set.
+    /// The sum of 3^d over the window's digits d that `bits` set, from the first `BYTES` of its
+    /// bytes (all of them unless the window lies in fewer).
     #[inline]
-    fn digits(&self, bits: u64) -> u16 {
+    fn digits<const BYTES: usize>(&self, bits: u64) -> u16 {
         let bytes = (bits >> (8 * self.first)).to_le_bytes();
-        let [t0, t1, t2, t3] = &self.digits;
-        t0[usize::from(bytes[0])] + t1[usize::from(bytes[1])] + t2[usize::from(bytes[2])] + t3[usize::from(bytes[3])]
+        (0..BYTES).map(|j| self.digits[j][usize::from(bytes[j])]).sum()
     }
 }
 
@@ -376,10 +388,13 @@ mod tests {
                 let squares: Vec<u8> = window.runs.iter().flat_map(|&(start, length)| start..start + length).collect();
                 for bit in 0..64u8 {
                     let expected = squares.iter().position(|&square| square == bit).map_or(0, |k| 3u16.pow(k as u32));
-                    assert_eq!(reader.digits(1 << bit), expected, "{variant:?}, bit {bit}");
+                    assert_eq!(reader.digits::<SPAN>(1 << bit), expected, "{variant:?}, bit {bit}");
+                    if variant == Variant::Italian {
+                        assert_eq!(reader.digits::<3>(1 << bit), expected, "the 8x8 windows lie in three bytes");
+                    }
                 }
                 let all = squares.iter().fold(0u64, |all, &square| all | 1 << square);
-                assert_eq!(reader.digits(all), (0..8).map(|k| 3u16.pow(k)).sum::<u16>(), "{variant:?}");
+                assert_eq!(reader.digits::<SPAN>(all), (0..8).map(|k| 3u16.pow(k)).sum::<u16>(), "{variant:?}");
             }
         }
     }
@@ -415,7 +430,7 @@ mod tests {
     fn weights_files_round_trip_and_are_checked() {
         let mut weights = LearnedWeights::zero(Variant::Italian);
         weights.terms[1][0] = 1234;
-        weights.windows[0][5] = -7;
+        weights.windows[5][0] = -7;
         let bytes = weights.to_bytes();
         assert_eq!(LearnedWeights::from_bytes(Variant::Italian, &bytes), Ok(weights));
         assert_eq!(LearnedWeights::from_bytes(Variant::Italian, &bytes[1..]), Err(WeightsError::Header));
