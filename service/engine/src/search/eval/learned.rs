@@ -180,9 +180,7 @@ impl LearnedWeights {
         let (men, full) = (position.men().count() as i32, 2 * position.variant().men_per_side() as i32);
         (open * men + end * (full - men)) / (full * QUANTUM)
     }
-}
 
-impl LearnedWeights {
     /// The opening's and the endgame's weights of the windows' arrangements, summed; each window
     /// read from the first `BYTES` of its bytes.
     #[inline]
