@@ -65,6 +65,71 @@ fn triestina_tables_up_to_three_pieces_are_consistent_with_their_moves() {
     assert_consistent(tablebase(Variant::Triestina, 3));
 }
 
+/// Distances to conversion follow their definition, on a fixed sample of the wins and losses of
+/// each size: a win is one ply more than its nearest lost child, a loss one more than its
+/// farthest won one, a move out of the balance being one ply; no move at all, none.
+fn assert_distances_consistent(variant: Variant, max_pieces: u32, count: usize) {
+    let tablebase = tablebase(variant, max_pieces);
+    let mut checked = 0;
+    for pieces in 2..=max_pieces {
+        for (position, value) in sample(tablebase, pieces, count) {
+            let distance = tablebase.distance(&position);
+            if value == Wdl::Draw {
+                assert_eq!(distance, None, "{}: a draw has no distance", position.to_fen());
+                continue;
+            }
+            let distance = distance.unwrap_or_else(|| panic!("{}: no distance", position.to_fen()));
+            if position.material_outcome().is_some() {
+                assert_eq!(distance, 0, "{}", position.to_fen());
+                continue;
+            }
+            let material = Material::of(&position);
+            let children: Vec<(Wdl, u32)> = position
+                .legal_moves()
+                .iter()
+                .map(|mv| {
+                    let child = position.play_unchecked(mv);
+                    let plies = if Material::of(&child) == material {
+                        tablebase.distance(&child).map_or(0, |d| d + 1)
+                    } else {
+                        1
+                    };
+                    (probe(tablebase, &child), plies)
+                })
+                .collect();
+            let expected = match value {
+                Wdl::Win => children.iter().filter(|(v, _)| *v == Wdl::Loss).map(|&(_, p)| p).min(),
+                _ => Some(children.iter().map(|&(_, p)| p).max().unwrap_or(0)),
+            };
+            assert_eq!(Some(distance), expected, "{variant} {}: a {value}, children {children:?}", position.to_fen());
+            checked += 1;
+        }
+    }
+    // Most small Turkish positions are draws: one in ten of the sample at least is enough.
+    assert!(checked * 10 > count * (max_pieces as usize - 1), "{variant}: only {checked} wins and losses checked");
+}
+
+#[test]
+fn distances_to_conversion_follow_their_definition() {
+    assert_distances_consistent(Variant::Italian, 4, 4000);
+    assert_distances_consistent(Variant::Turkish, 3, 4000);
+    assert_distances_consistent(Variant::Triestina, 3, 4000);
+}
+
+#[test]
+fn known_distances_to_conversion() {
+    let tablebase = tablebase(Variant::Italian, 3);
+    let at = |text: &str| tablebase.distance(&fen::parse(Variant::Italian, text).unwrap());
+    // Two kings trap the lone one in nine plies, five moves of theirs; the loser to move
+    // delays the end as long.
+    assert_eq!(at("W:WK1,K10:BK28"), Some(9));
+    assert_eq!(at("B:WK1,K10:BK28"), Some(8));
+    // The lone king is taken at once; a side without a move has lost already.
+    assert_eq!(at("W:WK22,K10:BK18"), Some(1));
+    assert_eq!(at("B:W:BK1"), Some(0));
+    assert_eq!(at("W:WK1,K2:BK10"), None); // a draw
+}
+
 /// What a search of `depth` plies over the rules alone proves: a win, a loss, or nothing.
 fn prove(position: &Position, depth: u32) -> Option<Wdl> {
     if let Some(outcome) = position.material_outcome() {
@@ -218,10 +283,30 @@ fn files_read_back_memory_mapped_probe_as_built() {
             assert_eq!(opened.probe(&position), Some(value));
         }
     }
+    for (position, _) in sample(&built, 3, 2000) {
+        assert_eq!(opened.distance(&position), built.distance(&position), "{}", position.to_fen());
+    }
+    assert!(opened.has_distances());
     // A second build finds every file complete and solves nothing.
     let mut skipped = 0;
     egtb::build(Variant::Turkish, 3, Some(&dir), |e| skipped += usize::from(e.skipped)).unwrap();
     assert_eq!(skipped, built.materials().len());
+    // A balance without its distances (a folder built before them) reads without them, and the
+    // next build solves it again.
+    std::fs::remove_file(dir.join("turkish").join("0201.dtc")).unwrap();
+    let older = Tablebase::open(&dir, Variant::Turkish).unwrap();
+    assert!(!older.has_distances());
+    let won = fen::parse(Variant::Turkish, "W:WKa1,Kc3:BKa5").unwrap();
+    assert_eq!((older.probe(&won), older.distance(&won)), (built.probe(&won), None));
+    let mut solved = Vec::new();
+    egtb::build(Variant::Turkish, 3, Some(&dir), |e| {
+        if !e.skipped {
+            solved.push(e.material.to_string());
+        }
+    })
+    .unwrap();
+    assert_eq!(solved, ["0201"]);
+    assert!(Tablebase::open(&dir, Variant::Turkish).unwrap().has_distances());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -239,6 +324,7 @@ fn a_damaged_file_is_a_clear_error_and_the_next_build_replaces_it() {
     assert!(error.to_string().contains("0101.wdl") && error.to_string().contains("checksum"), "{error}");
     std::fs::write(&file, &bytes[..40]).unwrap();
     assert!(Tablebase::open(&dir, Variant::Italian).unwrap_err().to_string().contains("data bytes"));
+
     let mut replaced = Vec::new();
     egtb::build(Variant::Italian, 2, Some(&dir), |e| {
         if e.replaced_corrupt {
@@ -248,6 +334,23 @@ fn a_damaged_file_is_a_clear_error_and_the_next_build_replaces_it() {
     .unwrap();
     assert_eq!(replaced, ["0101"]);
     assert!(Tablebase::open(&dir, Variant::Italian).is_ok());
+    // Likewise a damaged file of distances.
+    let file = dir.join("italian").join("1010.dtc");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&file, &bytes).unwrap();
+    let error = Tablebase::open(&dir, Variant::Italian).unwrap_err();
+    assert!(error.to_string().contains("1010.dtc") && error.to_string().contains("checksum"), "{error}");
+    replaced.clear();
+    egtb::build(Variant::Italian, 2, Some(&dir), |e| {
+        if e.replaced_corrupt {
+            replaced.push(e.material.to_string());
+        }
+    })
+    .unwrap();
+    assert_eq!(replaced, ["1010"]);
+    assert!(Tablebase::open(&dir, Variant::Italian).unwrap().has_distances());
     // A folder with no databases is an empty set, not an error.
     assert_eq!(Tablebase::open(&dir.join("nothing"), Variant::Italian).unwrap().materials(), []);
     std::fs::remove_dir_all(&dir).unwrap();

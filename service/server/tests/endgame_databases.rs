@@ -80,14 +80,27 @@ fn build_writes_a_file_per_balance_and_a_rebuild_reuses_them() {
 }
 
 #[test]
-fn probe_says_the_value_or_that_the_position_is_not_held() {
+fn probe_says_the_value_and_distance_or_that_the_position_is_not_held() {
     let probe = |fen: &str| {
         stdout(&damiera(&["egtb", "probe", "--variant", "italian", "--fen", fen, "--dir", databases_arg()]))
     };
-    assert_eq!(probe(WON).trim(), "database win");
-    assert_eq!(probe("B:WK1,K10:BK28").trim(), "database loss");
+    assert_eq!(probe(WON).trim(), "database win, conversion in 9 plies");
+    assert_eq!(probe("B:WK1,K10:BK28").trim(), "database loss, conversion in 8 plies");
     assert_eq!(probe(DRAWN).trim(), "database draw");
     assert_eq!(probe("W:WK1,K10,K12:BK28,K32").trim(), "not in the database");
+}
+
+#[test]
+fn a_folder_built_before_distances_is_read_and_said_so_until_rebuilt() {
+    let dir = support::scratch_path("egtb-old", "d");
+    let dir_text = dir.to_str().expect("a UTF-8 path");
+    stdout(&damiera(&["egtb", "build", "--variant", "italian", "--pieces", "3", "--dir", dir_text]));
+    std::fs::remove_file(dir.join("italian").join("0201.dtc")).unwrap();
+    let probe = || stdout(&damiera(&["egtb", "probe", "--variant", "italian", "--fen", WON, "--dir", dir_text]));
+    assert_eq!(probe().trim(), "database win (no distances to conversion: build the folder again to add them)");
+    let rebuilt = stdout(&damiera(&["egtb", "build", "--variant", "italian", "--pieces", "3", "--dir", dir_text]));
+    assert!(rebuilt.contains("(1 solved,"), "{rebuilt}");
+    assert_eq!(probe().trim(), "database win, conversion in 9 plies");
 }
 
 #[test]

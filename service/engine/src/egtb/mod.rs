@@ -17,6 +17,7 @@
 //! ```
 
 mod build;
+mod distance;
 mod file;
 mod index;
 
@@ -111,6 +112,14 @@ pub enum EgtbError {
     /// A smaller balance was needed and is not there (a bug in the solving order).
     #[error("balance {0} is needed and was not solved first")]
     MissingBalance(Material),
+    /// A distance to conversion longer than a byte holds.
+    #[error("balance {material} has a conversion {plies} plies away, more than the 255 a file holds")]
+    DistanceTooLong {
+        /// The balance.
+        material: Material,
+        /// The longest distance found.
+        plies: u32,
+    },
 }
 
 /// The number of slots of the table of balances: counts up to 9 each, four decimal digits.
@@ -228,6 +237,28 @@ impl Tablebase {
         }
         let table = self.tables[slot(Material::of(position))?].as_ref()?;
         table.value(table.layout.index(position))
+    }
+
+    /// The plies from `position` to its conversion (the next capture, promotion or end of the
+    /// game) with best play, the winner hurrying and the loser delaying, when the databases hold
+    /// it as a win or a loss and have its balance's distances: 0 for a position with no move or
+    /// decided by its material. A draw has none.
+    #[must_use]
+    pub fn distance(&self, position: &Position) -> Option<u32> {
+        match self.probe(position)? {
+            Wdl::Draw => None,
+            _ if position.material_outcome().is_some() => Some(0),
+            _ => {
+                let table = self.tables[slot(Material::of(position))?].as_ref()?;
+                table.distance(table.layout.index(position)).map(u32::from)
+            }
+        }
+    }
+
+    /// Whether every balance held has its distances (a folder built before they were has none).
+    #[must_use]
+    pub fn has_distances(&self) -> bool {
+        self.tables.iter().flatten().all(|table| table.has_distances())
     }
 
     /// Every position of `material`'s table with its value, in index order; empty if the table

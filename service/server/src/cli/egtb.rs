@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use damiera_engine::egtb::{self, Tablebase, MAX_PIECES};
+use damiera_engine::egtb::{self, Tablebase, Wdl, MAX_PIECES};
 use damiera_engine::Variant;
 use damiera_server::search::tablebases;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -134,9 +134,13 @@ fn run_probe(args: &ProbeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let position = args.position.position()?;
     let dir = args.dir.dir()?;
     let tablebase = open(&dir, position.variant())?;
-    match tablebase.probe(&position) {
-        Some(value) => writeln!(out, "database {value}")?,
-        None => writeln!(out, "not in the database")?,
+    match (tablebase.probe(&position), tablebase.distance(&position)) {
+        (Some(Wdl::Draw), _) => writeln!(out, "database draw")?,
+        (Some(value), Some(plies)) => writeln!(out, "database {value}, conversion in {plies} plies")?,
+        (Some(value), None) => {
+            writeln!(out, "database {value} (no distances to conversion: build the folder again to add them)")?
+        }
+        (None, _) => writeln!(out, "not in the database")?,
     }
     Ok(())
 }

@@ -54,6 +54,13 @@ impl Tablebases {
                         dir = %dir.display(),
                         "endgame databases"
                     );
+                    if !tablebase.has_distances() {
+                        tracing::warn!(
+                            %variant,
+                            "endgame databases without distances to conversion: a long database win may \
+                             not be won; damiera egtb build adds them"
+                        );
+                    }
                     found.by_variant[slot] = Some(tablebase);
                 }
                 Ok(None) => {}
