@@ -141,3 +141,47 @@ fn with_databases_the_engine_wins_its_database_wins_within_the_move_count() {
         );
     }
 }
+
+#[test]
+fn with_distances_the_engine_converts_a_database_win_within_its_distance() {
+    // The longest conversions of a fixed spread of four-piece wins: whatever the defender plays,
+    // each move of the engine's brings the capture, the promotion or the end nearer, so it comes
+    // within the distance the databases give, into a position still won.
+    let tablebase = tablebase();
+    let mut starts: Vec<(u32, Position)> = ["0202", "0211", "1111", "1201", "1210", "0301"]
+        .into_iter()
+        .flat_map(|material| won_positions(material, 200))
+        .map(|p| (tablebase.distance(&p).expect("distances are built"), p))
+        .collect();
+    starts.sort_by_key(|(distance, _)| std::cmp::Reverse(*distance));
+    assert!(starts[0].0 >= 15, "the longest sampled conversion is only {} plies", starts[0].0);
+    let without = Options::default();
+    for (distance, start) in starts.into_iter().take(8) {
+        let material = Material::of(&start);
+        let mut game = Game::from_position(start);
+        let table = [TranspositionTable::new(4), TranspositionTable::new(4)];
+        while game.outcome() == Outcome::Ongoing && Material::of(game.position()) == material {
+            let turn = game.position().turn();
+            let options = if turn == Color::White { with_databases() } else { without.clone() };
+            let (current, history) = game.positions().split_last().unwrap();
+            let stop = AtomicBool::new(false);
+            let limits = Limits::nodes(2_000);
+            let result = search_with(current, history, &limits, &options, &table[turn.index()], &stop, |_| {});
+            game.play_move(&result.best_move.unwrap()).unwrap();
+        }
+        let plies = game.ply();
+        assert!(plies <= distance as usize, "{}: converted after {plies} plies, {distance} given", start.to_fen());
+        let converted = game.position();
+        let for_white = match tablebase.probe(converted) {
+            Some(value) if converted.turn() == Color::White => Some(value),
+            value => value.map(Wdl::opposite),
+        };
+        assert!(
+            for_white == Some(Wdl::Win) || matches!(game.outcome(), Outcome::Win { winner: Color::White, .. }),
+            "{}: {:?} after the conversion, {}",
+            start.to_fen(),
+            for_white,
+            converted.to_fen()
+        );
+    }
+}

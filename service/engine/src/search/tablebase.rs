@@ -8,16 +8,20 @@
 //! database wins, one reached sooner or with more material (a capture) scores higher. A database
 //! draw is 0, a loss the win's negative.
 //!
-//! The databases hold no distances, so a root they hold needs more than a probe of its children:
-//! they would all score the same and the engine would wander without winning; and a search that
-//! stops at every change of balance there finds any change worth more than none, a sacrifice
-//! included. So when the databases hold the root, the search keeps only the root moves that keep
-//! the root's value ([`RootValue`]: a win is never let go, a draw never lost), and below them it
-//! searches on through every position that keeps that value as a search without databases would,
-//! looking for the capture, the promotion or the end of the game that takes the win one step on.
-//! Only a position of another value is scored by the databases and cut: one worse than the root's
-//! for the root's side to move as far below every estimate as a database loss (the side that wins
-//! never plays towards a draw), one better as far above.
+//! A root the databases hold needs more than a probe of its children: they would all score the
+//! same and the engine would wander without winning; and a search that stops at every change of
+//! balance there finds any change worth more than none, a sacrifice included. So when the
+//! databases hold the root, the search keeps only the root moves that keep the root's value
+//! ([`RootValue`]: a win is never let go, a draw never lost), and of a win's, when the databases
+//! have their distances to conversion, only those that convert soonest: each such move brings the
+//! next capture, promotion or end of the game one move nearer whatever the opponent does, so the
+//! win cannot stall, however long its plan. Below the root moves the search goes on through every
+//! position that keeps the root's value as a search without databases would, which chooses among
+//! equally soon conversions (and, without distances, looks for the capture, the promotion or the
+//! end of the game that takes the win one step on). Only a position of another value is scored by
+//! the databases and cut: one worse than the root's for the root's side to move as far below
+//! every estimate as a database loss (the side that wins never plays towards a draw), one better
+//! as far above.
 //!
 //! A repetition on the searched line (and a drawn material ending) is off the way too when the
 //! root is won or lost: the side that wins never repeats, the side that loses is glad to.
@@ -27,7 +31,7 @@
 //! count allows). The search scores repetitions itself, before it probes.
 
 use super::eval::{evaluate_with, Evaluation};
-use crate::egtb::{Tablebase, Wdl};
+use crate::egtb::{Material, Tablebase, Wdl};
 use crate::{Move, Position};
 
 /// A database win at the root, before the evaluation and the distance are added.
@@ -42,7 +46,8 @@ const MAX_PLY: i32 = 128;
 pub(super) struct RootValue {
     /// The root's value for its side to move.
     value: Wdl,
-    /// The root moves that keep `value` (all of them for a loss).
+    /// The root moves that keep `value` (all of them for a loss), and of a win's only those
+    /// that convert soonest when the databases know which.
     pub(super) kept: Vec<Move>,
     /// Whether `kept` holds every legal move.
     pub(super) kept_all: bool,
@@ -56,6 +61,8 @@ impl RootValue {
         let mut kept: Vec<Move> = legal.iter().copied().filter(keeps).collect();
         if kept.is_empty() {
             kept = legal.to_vec(); // a table missing below: nothing to choose by
+        } else if value == Wdl::Win {
+            kept = soonest_conversions(tablebase, root, kept);
         }
         Some(RootValue { value, kept_all: kept.len() == legal.len(), kept })
     }
@@ -65,6 +72,23 @@ impl RootValue {
     pub(super) fn keeps(&self, mv: &Move) -> bool {
         self.kept_all || self.kept.contains(mv)
     }
+}
+
+/// Of `winning` (root moves to a loss for the opponent), those after which the conversion comes
+/// soonest; all of them when a distance is missing (a folder built before distances).
+fn soonest_conversions(tablebase: &Tablebase, root: &Position, winning: Vec<Move>) -> Vec<Move> {
+    let material = Material::of(root);
+    let plies_to_conversion = |mv: &Move| {
+        let child = root.play_unchecked(mv);
+        if Material::of(&child) == material {
+            tablebase.distance(&child).map(|distance| distance + 1)
+        } else {
+            Some(1) // this move is the conversion
+        }
+    };
+    let Some(plies) = winning.iter().map(plies_to_conversion).collect::<Option<Vec<u32>>>() else { return winning };
+    let soonest = plies.iter().copied().min().unwrap_or(0);
+    winning.into_iter().zip(plies).filter(|&(_, p)| p == soonest).map(|(mv, _)| mv).collect()
 }
 
 /// The search score of `position`, `ply` plies from the root, if the databases hold it and it is
