@@ -1,6 +1,7 @@
-//! Endgame databases, checked against the rules: each table consistent with its own moves, a
-//! brute-force search agreeing on random positions, known results as exact counts, and the files
-//! read back memory-mapped equal to the tables built in memory. Every database here is built by
+//! Endgame databases, checked against the rules: each table consistent with its own moves, its
+//! distances to conversion with their definition, a brute-force search agreeing on random
+//! positions, known results as exact counts, and the files read back memory-mapped equal to the
+//! tables built in memory. Every database here is built by
 //! the test itself, in memory or in a temporary folder.
 
 use std::sync::OnceLock;
@@ -310,46 +311,44 @@ fn files_read_back_memory_mapped_probe_as_built() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Flips a bit of the last byte of `file`, in the data its checksum covers.
+fn damage(file: &std::path::Path) {
+    let mut bytes = std::fs::read(file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(file, &bytes).unwrap();
+}
+
+/// Builds Italian up to two pieces in `dir`; returns the balances it found damaged and replaced.
+fn rebuild_two_pieces(dir: &std::path::Path) -> Vec<String> {
+    let mut replaced = Vec::new();
+    egtb::build(Variant::Italian, 2, Some(dir), |e| {
+        if e.replaced_corrupt {
+            replaced.push(e.material.to_string());
+        }
+    })
+    .unwrap();
+    replaced
+}
+
 #[test]
 fn a_damaged_file_is_a_clear_error_and_the_next_build_replaces_it() {
     let dir = temporary_dir("damaged");
     egtb::build(Variant::Italian, 2, Some(&dir), |_| {}).unwrap();
     let file = dir.join("italian").join("0101.wdl");
-    let mut bytes = std::fs::read(&file).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x40;
-    std::fs::write(&file, &bytes).unwrap();
+    damage(&file);
     let error = Tablebase::open(&dir, Variant::Italian).unwrap_err();
     assert!(matches!(error, EgtbError::Corrupt { .. }), "{error}");
     assert!(error.to_string().contains("0101.wdl") && error.to_string().contains("checksum"), "{error}");
-    std::fs::write(&file, &bytes[..40]).unwrap();
+    std::fs::write(&file, &std::fs::read(&file).unwrap()[..40]).unwrap();
     assert!(Tablebase::open(&dir, Variant::Italian).unwrap_err().to_string().contains("data bytes"));
-
-    let mut replaced = Vec::new();
-    egtb::build(Variant::Italian, 2, Some(&dir), |e| {
-        if e.replaced_corrupt {
-            replaced.push(e.material.to_string());
-        }
-    })
-    .unwrap();
-    assert_eq!(replaced, ["0101"]);
+    assert_eq!(rebuild_two_pieces(&dir), ["0101"]);
     assert!(Tablebase::open(&dir, Variant::Italian).is_ok());
     // Likewise a damaged file of distances.
-    let file = dir.join("italian").join("1010.dtc");
-    let mut bytes = std::fs::read(&file).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 0x40;
-    std::fs::write(&file, &bytes).unwrap();
+    damage(&dir.join("italian").join("1010.dtc"));
     let error = Tablebase::open(&dir, Variant::Italian).unwrap_err();
     assert!(error.to_string().contains("1010.dtc") && error.to_string().contains("checksum"), "{error}");
-    replaced.clear();
-    egtb::build(Variant::Italian, 2, Some(&dir), |e| {
-        if e.replaced_corrupt {
-            replaced.push(e.material.to_string());
-        }
-    })
-    .unwrap();
-    assert_eq!(replaced, ["1010"]);
+    assert_eq!(rebuild_two_pieces(&dir), ["1010"]);
     assert!(Tablebase::open(&dir, Variant::Italian).unwrap().has_distances());
     // A folder with no databases is an empty set, not an error.
     assert_eq!(Tablebase::open(&dir.join("nothing"), Variant::Italian).unwrap().materials(), []);
