@@ -1,8 +1,8 @@
 //! Endgame databases, checked against the rules: each table consistent with its own moves, its
 //! distances to conversion with their definition, a brute-force search agreeing on random
 //! positions, known results as exact counts, and the files read back memory-mapped equal to the
-//! tables built in memory. Every database here is built by
-//! the test itself, in memory or in a temporary folder.
+//! tables built in memory. Every database here is built by the test itself, in memory or in a
+//! temporary folder.
 
 use std::sync::OnceLock;
 
