@@ -86,6 +86,7 @@ fn probe_says_the_value_and_distance_or_that_the_position_is_not_held() {
     };
     assert_eq!(probe(WON).trim(), "database win, conversion in 9 plies");
     assert_eq!(probe("B:WK1,K10:BK28").trim(), "database loss, conversion in 8 plies");
+    assert_eq!(probe("W:WK22,K10:BK18").trim(), "database win, conversion in 1 ply");
     assert_eq!(probe(DRAWN).trim(), "database draw");
     assert_eq!(probe("W:WK1,K10,K12:BK28,K32").trim(), "not in the database");
 }

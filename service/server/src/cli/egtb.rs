@@ -136,6 +136,7 @@ fn run_probe(args: &ProbeArgs, out: &mut impl Write) -> Result<(), Failure> {
     let tablebase = open(&dir, position.variant())?;
     match (tablebase.probe(&position), tablebase.distance(&position)) {
         (Some(Wdl::Draw), _) => writeln!(out, "database draw")?,
+        (Some(value), Some(1)) => writeln!(out, "database {value}, conversion in 1 ply")?,
         (Some(value), Some(plies)) => writeln!(out, "database {value}, conversion in {plies} plies")?,
         (Some(value), None) => {
             writeln!(out, "database {value} (no distances to conversion: build the folder again to add them)")?
