@@ -1,10 +1,11 @@
-//! Endgame databases: win, draw or loss for every position with few pieces, computed by
-//! retrograde analysis over the engine's own move generator, kept one file per material balance
-//! and read back memory-mapped.
+//! Endgame databases: win, draw or loss for every position with few pieces, and each win's and
+//! loss's distance to conversion, computed by retrograde analysis over the engine's own move
+//! generator, kept in files per material balance and read back memory-mapped.
 //!
 //! [`build`] solves a variant up to a number of pieces (in memory, or into a folder, resumably);
-//! [`Tablebase::open`] maps a folder's files; [`Tablebase::probe`] answers a position. The
-//! search probes through [`crate::search::Options::tablebase`].
+//! [`Tablebase::open`] maps a folder's files; [`Tablebase::probe`] answers a position and
+//! [`Tablebase::distance`] its plies to conversion. The search probes through
+//! [`crate::search::Options::tablebase`].
 //!
 //! ```
 //! use damiera_engine::egtb::{self, Wdl};
