@@ -4,8 +4,11 @@
 //! tables built in memory. Every database here is built by the test itself, in memory or in a
 //! temporary folder.
 
+mod common;
+
 use std::sync::OnceLock;
 
+use common::temporary_dir;
 use damiera_engine::egtb::{self, EgtbError, Material, Tablebase, Wdl};
 use damiera_engine::{fen, Color, Position, Variant};
 
@@ -261,13 +264,6 @@ fn turkish_material_endings_are_the_rules() {
     // forced exchanges, and the lone king to move wins none.
     assert_eq!(counts(tablebase, "0201", Color::White), [38228, 86764, 0]);
     assert_eq!(counts(tablebase, "0201", Color::Black), [10048, 114748, 196]);
-}
-
-/// A fresh folder under the system's temporary one.
-fn temporary_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("damiera-egtb-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //! searched below, a root they hold keeps its value move after move, and the engine converts
 //! database wins. The databases (Dama Italiana, up to four pieces) are built by the test.
 
+mod common;
+
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 
@@ -47,6 +49,27 @@ fn a_root_in_the_databases_scores_their_value_and_keeps_it() {
         let best = position.play_unchecked(&result.best_move.unwrap());
         assert_eq!(tablebase.probe(&best).map(Wdl::opposite), Some(value), "{text}");
     }
+}
+
+#[test]
+fn a_won_root_keeps_every_winning_move_when_a_balance_below_it_is_missing() {
+    // A man about to promote and a king against a king, in a folder without the two kings
+    // against one: a promotion's value is unknown, so nothing says it converts soonest, and the
+    // king's winning moves stay among the root moves beside the two promotions.
+    let dir = common::temporary_dir("missing-balance");
+    egtb::build(Variant::Italian, 3, Some(&dir), |_| {}).unwrap();
+    for extension in ["wdl", "dtc"] {
+        std::fs::remove_file(dir.join("italian").join(format!("0201.{extension}"))).unwrap();
+    }
+    let partial = Arc::new(Tablebase::open(&dir, Variant::Italian).unwrap());
+    let position = italian("W:W5,K32:BK20");
+    assert_eq!(partial.probe(&position), Some(Wdl::Win));
+    let options = Options { multipv: 3, tablebase: Some(partial), ..Options::default() };
+    let result = search(&position, &[], &Limits::depth(4), &options);
+    let promotes: Vec<bool> = result.lines.iter().map(|line| line.pv[0].promotes()).collect();
+    assert_eq!(promotes.len(), 3, "{promotes:?}");
+    assert!(promotes.contains(&false), "no king move among the lines: {promotes:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -74,8 +74,9 @@ impl RootValue {
     }
 }
 
-/// Of `winning` (root moves to a loss for the opponent), those after which the conversion comes
-/// soonest; all of them when a distance is missing (a folder built before distances).
+/// Of `winning` (root moves to a loss for the opponent, or into a balance the folder lacks), those
+/// after which the conversion comes soonest; all of them when a distance or a value is missing (a
+/// folder built before distances, or without a balance): nothing then says which is soonest.
 fn soonest_conversions(tablebase: &Tablebase, root: &Position, winning: Vec<Move>) -> Vec<Move> {
     let material = Material::of(root);
     let plies_to_conversion = |mv: &Move| {
@@ -83,7 +84,7 @@ fn soonest_conversions(tablebase: &Tablebase, root: &Position, winning: Vec<Move
         if Material::of(&child) == material {
             tablebase.distance(&child).map(|distance| distance + 1)
         } else {
-            Some(1) // this move is the conversion
+            tablebase.probe(&child).map(|_| 1) // this move is the conversion, into a balance held
         }
     };
     let Some(plies) = winning.iter().map(plies_to_conversion).collect::<Option<Vec<u32>>>() else { return winning };

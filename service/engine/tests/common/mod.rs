@@ -1,4 +1,5 @@
-//! Shared by the differential tests: a seeded PRNG and sources of random positions.
+//! Shared by the integration tests: a seeded PRNG, sources of random positions, and fresh
+//! temporary folders.
 //!
 //! The PRNG is written here rather than taken from a crate so that the positions a test checks
 //! depend only on its seed: the same run fails the same way on every machine and every build.
@@ -114,4 +115,11 @@ pub fn add_random_setups(out: &mut Distinct, variant: Variant, rng: &mut Rng, co
         out.add(random_setup(variant, rng, max_per_side, king_percent));
         i += 1;
     }
+}
+
+/// A fresh folder under the system's temporary one, named for the test and the process.
+pub fn temporary_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("damiera-egtb-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
 }
