@@ -232,7 +232,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// The root moves to search: every legal move, but only those that keep the root's value
-    /// when the databases hold it.
+    /// when the databases hold it, and of a win's only the soonest conversions when they know
+    /// the distances ([`RootValue::of`]).
     fn root_moves(&mut self, root: &Position) -> Vec<Move> {
         let legal = root.legal_moves();
         self.root_value = self.tablebase.as_deref().and_then(|tablebase| RootValue::of(tablebase, root, &legal));
