@@ -29,6 +29,9 @@ pub struct Fit {
     pub rate: f64,
     /// L2 pull of every window weight toward 0, per epoch and weight.
     pub decay: f64,
+    /// The prior's weight, in positions: each window weight is pulled toward 0 as strongly as
+    /// this many positions holding its arrangement pull it toward their value (0: no prior).
+    pub prior: f64,
 }
 
 /// The positions as the fit reads them.
@@ -95,7 +98,8 @@ pub fn fit(settings: &Fit, records: &[Record]) -> LearnedWeights {
     let mut best = (f64::INFINITY, model.weights.clone(), 0);
     for epoch in 1..=settings.epochs {
         let rate = settings.rate * (1.0 - 0.9 * (epoch - 1) as f64 / settings.epochs as f64);
-        let (loss, gradient) = model.gradient(&train, scale);
+        let (loss, mut gradient) = model.gradient(&train, scale);
+        model.add_prior(&mut gradient, settings.prior, scale, train.len());
         model.step(&gradient, rate, settings.decay);
         if epoch % 10 == 0 || epoch == settings.epochs {
             let checked = model.loss(&check, scale);
@@ -225,6 +229,19 @@ impl Model {
         let n = samples.len().max(1) as f64;
         gradient.iter_mut().for_each(|g| *g /= n);
         (loss / n, gradient)
+    }
+
+    /// Adds to `gradient` the pull of a Gaussian prior at 0 on every window weight, `prior`
+    /// positions strong. Near an even chance each position holding an arrangement bends the
+    /// mean loss by `c² / 4n` per unit of its weight squared, so a prior of that curvature times
+    /// `prior` shrinks an arrangement seen `k` times to about `k / (k + prior)` of its unshrunk
+    /// value: the rare arrangements, whose weights would otherwise fit their few positions' noise
+    /// (Adam moves every weight at the same pace, however few positions it has), stay near 0.
+    fn add_prior(&self, gradient: &mut [f64], prior: f64, scale: f64, positions: usize) {
+        let strength = prior * scale * scale / (4.0 * positions.max(1) as f64);
+        for (g, w) in gradient.iter_mut().zip(&self.weights).skip(2 * TERMS) {
+            *g += strength * w;
+        }
     }
 
     /// One Adam step of size `rate`, window weights pulled toward 0 by `decay`.

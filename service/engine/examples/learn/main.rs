@@ -90,6 +90,10 @@ struct FitSettings {
     /// How much every window weight is pulled toward 0 each pass.
     #[arg(long, default_value_t = 0.0005)]
     decay: f64,
+    /// The prior on the window weights, in positions: an arrangement seen this many times keeps
+    /// about half the weight its positions alone would give it (0: no prior).
+    #[arg(long, default_value_t = 0.0)]
+    prior: f64,
 }
 
 #[derive(Args)]
@@ -140,6 +144,7 @@ fn fit(files: &Files, settings: &FitSettings) -> std::io::Result<()> {
         result_share: settings.result_share,
         rate: settings.rate,
         decay: settings.decay,
+        prior: settings.prior,
     };
     let weights = fit::fit(&fit, &records);
     let out = files.weights();
