@@ -1,14 +1,14 @@
 //! The learned evaluation's pipeline: self-play positions, the fit, and the weights file the
 //! engine embeds (`data/eval/<variant>.bin`). docs/search.md explains the evaluation.
 //!
-//! Run from the repository root; `all` does both steps with the settings the embedded weights
-//! were made with (about an hour a variant on 2 cores):
+//! Run from the repository root; `all` does both steps, by default with the settings the
+//! embedded weights were made with (`Recipe`; up to an hour a variant on 2 cores):
 //!
 //! ```text
-//! cargo run --release -p damiera-engine --example learn -- all --variant italian
+//! cargo run --release -p damiera-engine --example learn -- all --variant turkish
 //! # or step by step:
-//! cargo run --release -p damiera-engine --example learn -- generate --variant italian --games 20000 --nodes 2000
-//! cargo run --release -p damiera-engine --example learn -- fit --variant italian
+//! cargo run --release -p damiera-engine --example learn -- generate --variant turkish
+//! cargo run --release -p damiera-engine --example learn -- fit --variant turkish
 //! ```
 //!
 //! The positions go to `target/learn/<variant>.positions` (appended to, so a second `generate`
@@ -54,9 +54,9 @@ enum Command {
 struct Generate {
     #[command(flatten)]
     files: Files,
-    /// Games to play.
-    #[arg(long, default_value_t = 20_000)]
-    games: u64,
+    /// Games to play [default: the variant's recipe].
+    #[arg(long)]
+    games: Option<u64>,
     /// The first game's number (each number seeds its game's random moves).
     #[arg(long, default_value_t = 0)]
     first_game: u64,
@@ -78,22 +78,44 @@ struct FitArgs {
 
 #[derive(Args)]
 struct FitSettings {
-    /// Passes over the positions.
-    #[arg(long, default_value_t = 300)]
-    epochs: usize,
+    /// Passes over the positions [default: the variant's recipe].
+    #[arg(long)]
+    epochs: Option<usize>,
     /// The game result's share of each position's target; the search score's is the rest.
     #[arg(long, default_value_t = 0.5)]
     result_share: f64,
-    /// Adam's first step, in hundredths of a man.
-    #[arg(long, default_value_t = 1.0)]
-    rate: f64,
+    /// Adam's first step, in hundredths of a man [default: the variant's recipe].
+    #[arg(long)]
+    rate: Option<f64>,
     /// How much every window weight is pulled toward 0 each pass.
     #[arg(long, default_value_t = 0.0005)]
     decay: f64,
     /// The prior on the window weights, in positions: an arrangement seen this many times keeps
-    /// about half the weight its positions alone would give it (0: no prior).
-    #[arg(long, default_value_t = 0.0)]
+    /// about half the weight its positions alone would give it (0: no prior) [default: the
+    /// variant's recipe].
+    #[arg(long)]
+    prior: Option<f64>,
+}
+
+/// The settings a variant's embedded weights were made with, the defaults of those not given
+/// (docs/benchmarks.md, "Learned evaluation" and "A prior on the window weights").
+struct Recipe {
+    games: u64,
+    epochs: usize,
+    rate: f64,
     prior: f64,
+}
+
+impl Recipe {
+    fn of(variant: Variant) -> Self {
+        match variant {
+            // Generated with --games 20000 and stopped after 1.29 M positions, about 9,900 games.
+            Variant::Italian => Recipe { games: 20_000, epochs: 200, rate: 2.0, prior: 0.0 },
+            Variant::Turkish => Recipe { games: 12_000, epochs: 200, rate: 2.0, prior: 100.0 },
+            // No weights embedded: the Turkish settings, with the games its first try used.
+            Variant::Triestina => Recipe { games: 6_000, epochs: 200, rate: 2.0, prior: 100.0 },
+        }
+    }
 }
 
 #[derive(Args)]
@@ -126,7 +148,7 @@ fn generate(args: &Generate) -> std::io::Result<()> {
     }
     let settings = selfplay::SelfPlay {
         variant: args.files.variant,
-        games: args.games,
+        games: args.games.unwrap_or(Recipe::of(args.files.variant).games),
         first_game: args.first_game,
         nodes: args.nodes,
         random_plies: args.random_plies,
@@ -138,13 +160,14 @@ fn generate(args: &Generate) -> std::io::Result<()> {
 
 fn fit(files: &Files, settings: &FitSettings) -> std::io::Result<()> {
     let records = records::read(&files.positions())?;
+    let recipe = Recipe::of(files.variant);
     let fit = fit::Fit {
         variant: files.variant,
-        epochs: settings.epochs,
+        epochs: settings.epochs.unwrap_or(recipe.epochs),
         result_share: settings.result_share,
-        rate: settings.rate,
+        rate: settings.rate.unwrap_or(recipe.rate),
         decay: settings.decay,
-        prior: settings.prior,
+        prior: settings.prior.unwrap_or(recipe.prior),
     };
     let weights = fit::fit(&fit, &records);
     let out = files.weights();
