@@ -173,8 +173,8 @@ fn switching_a_technique_off_changes_the_search() {
     let without_aspiration = Techniques { aspiration_windows: false, ..all };
     assert_eq!(nodes(Variant::Italian, all), 16862);
     assert_eq!(nodes(Variant::Italian, without_lmr), 55522);
-    assert_eq!(nodes(Variant::Turkish, all), 57383);
-    assert_eq!(nodes(Variant::Turkish, without_aspiration), 42128);
+    assert_eq!(nodes(Variant::Turkish, all), 105839);
+    assert_eq!(nodes(Variant::Turkish, without_aspiration), 105883);
 
     let off = Techniques { late_move_reductions: false, aspiration_windows: false };
     let options = Options { techniques: off, ..Options::default() };

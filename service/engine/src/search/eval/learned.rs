@@ -197,7 +197,8 @@ impl LearnedWeights {
 fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
     match variant {
         Variant::Italian => Some(include_bytes!("../../../data/eval/italian.bin")),
-        Variant::Triestina | Variant::Turkish => None,
+        Variant::Turkish => Some(include_bytes!("../../../data/eval/turkish.bin")),
+        Variant::Triestina => None,
     }
 }
 
@@ -445,6 +446,13 @@ mod tests {
         assert!(matches!(LearnedWeights::from_bytes(Variant::Turkish, &bytes), Err(WeightsError::Variant { .. })));
         let short = &bytes[..bytes.len() - 2];
         assert!(matches!(LearnedWeights::from_bytes(Variant::Italian, short), Err(WeightsError::Size { .. })));
+    }
+
+    #[test]
+    fn italian_and_turkish_play_with_embedded_weights_triestina_without() {
+        assert_eq!(LearnedWeights::of(Variant::Italian).map(|w| w.variant), Some(Variant::Italian));
+        assert_eq!(LearnedWeights::of(Variant::Turkish).map(|w| w.variant), Some(Variant::Turkish));
+        assert!(LearnedWeights::of(Variant::Triestina).is_none());
     }
 
     #[test]

@@ -3,13 +3,15 @@
 //! Two evaluations exist: the learned one ([`learned`]: weights for every arrangement of men in
 //! small regions of the board, fitted to self-play) and the hand-written one (`hand`: a dozen
 //! features with Texel-tuned weights). The engine plays with the learned one in every variant
-//! that has learned weights (Dama Italiana), and with the hand-written one otherwise.
+//! that has learned weights (Dama Italiana and Dama Turca), and with the hand-written one otherwise.
 //!
 //! ```
 //! use damiera_engine::search::{evaluate, evaluate_with, Evaluation};
 //! use damiera_engine::{Position, Variant};
 //! // The hand-written evaluation counts both sides alike: the symmetric start is level.
-//! assert_eq!(evaluate(&Position::start(Variant::Turkish)), 0);
+//! assert_eq!(evaluate_with(&Position::start(Variant::Turkish), Evaluation::Hand), 0);
+//! // The learned one has learned what having the move is worth there.
+//! assert_eq!(evaluate(&Position::start(Variant::Turkish)), 26);
 //! // White, to move, is a man up: both evaluations say so.
 //! let position = damiera_engine::fen::parse(Variant::Italian, "W:W21,22:B1").unwrap();
 //! assert!(evaluate_with(&position, Evaluation::Hand) > 50);
