@@ -3,7 +3,7 @@
 //! Two evaluations exist: the learned one ([`learned`]: weights for every arrangement of men in
 //! small regions of the board, fitted to self-play) and the hand-written one (`hand`: a dozen
 //! features with Texel-tuned weights). The engine plays with the learned one in every variant
-//! that has learned weights (Dama Italiana and Dama Turca), and with the hand-written one otherwise.
+//! that has learned weights (Dama Italiana, Dama Turca), and with the hand-written one otherwise.
 //!
 //! ```
 //! use damiera_engine::search::{evaluate, evaluate_with, Evaluation};
