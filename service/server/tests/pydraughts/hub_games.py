@@ -7,12 +7,15 @@ pydraughts keeps the board: each game opens with two to six random moves (a fixe
 engine plays both sides at DEPTH plies through `HubEngine.play`, which sends `pos` (pydraughts' Hub
 position and the moves since), `level depth=N` and `go think`, and reads `info` and `done`. Every
 move the engine sends must be one of pydraughts' legal moves; a game ends when pydraughts says it
-is over, or is cut at 200 plies (neither side's rules adjudicate such games alike).
+is over, when Damiera's Hub refuses the position because its rules ended the game (a Turkish
+material ending, which pydraughts does not know: `error message="... the game is over ..."`), or
+is cut at 200 plies (neither side's rules adjudicate such games alike).
 
 Prints one line a game and a summary (`games played: N`, `plies: N`); exits 0 when every move was
 legal, 1 at the first that was not, 3 if pydraughts cannot be imported.
 """
 
+import logging
 import random
 import sys
 
@@ -31,6 +34,29 @@ except ImportError as error:
 MAX_PLIES = 200
 
 
+class EngineErrors(logging.Handler):
+    """Keeps the engine lines pydraughts logs as unexpected (Damiera's `error` lines)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append(record.getMessage())
+
+
+ERRORS = EngineErrors()
+logging.getLogger("pydraughts").addHandler(ERRORS)
+
+
+def ended_by_damiera():
+    """Whether the engine refused the last position as a game its rules had ended; says so."""
+    over = [line for line in ERRORS.lines if "the game is over" in line]
+    if over:
+        print(f"ended by Damiera's rules: {over[0]}")
+    return bool(over)
+
+
 def play(engine, variant, depth, rng):
     board = Board(variant=variant)
     for _ in range(rng.randint(2, 6)):
@@ -38,11 +64,16 @@ def play(engine, variant, depth, rng):
     while not board.is_over() and len(board.move_stack) < MAX_PLIES:
         legal = {move.hub_position_move: move for move in board.legal_moves()}
         history = [m.hub_move for m in board.move_stack]
+        ERRORS.lines.clear()
         try:
             result = engine.play(board, Limit(depth=depth), ponder=False)
         except (KeyError, ValueError, IndexError) as error:  # pydraughts cannot place the move
+            if ended_by_damiera():
+                return board
             print(f"ILLEGAL (pydraughts: {error!r}) after {history}")
             return None
+        if ended_by_damiera():
+            return board
         if result.move.hub_position_move not in legal:
             print(f"ILLEGAL {result.move.hub_move} after {history}")
             return None
