@@ -255,11 +255,40 @@ fn bad_commands_get_an_error_line_and_the_engine_goes_on() {
         let answer = engine.ask(command, "error");
         assert_eq!(answer, format!("error message=\"{message}\""), "{command}");
     }
-    // A refused position leaves the last good one in place: the start, where 22-17 stays illegal.
-    engine.send(r#"pos moves="22-18""#);
-    assert!(value(&engine.think(1), "move").is_some());
     engine.alive();
     engine.finish(false);
+}
+
+#[test]
+fn go_after_a_refused_position_is_an_error_and_a_bare_done_until_a_good_one() {
+    let mut engine = Engine::start();
+    engine.send(r#"pos moves="22-18""#);
+    assert!(value(&engine.think(1), "move").is_some());
+    // The game goes on with a move the engine refuses: it must not search the position before.
+    let refused = "moves: 10-15 is not a legal move here";
+    assert_eq!(engine.ask(r#"pos moves="22-18 10-15""#, "error"), format!("error message=\"{refused}\""));
+    engine.send("level depth=1");
+    engine.send("go think");
+    assert_eq!(
+        engine.until("done"),
+        [format!("error message=\"go: no position to search: the last pos was refused ({refused})\""), "done".into()]
+    );
+    // So does a bad position, and `ponder` and `analyze` alike.
+    engine.send("pos pos=Wbbb");
+    assert!(engine.line().starts_with("error message=\"bad position"));
+    engine.send("go analyze");
+    let lines = engine.until("done");
+    assert!(lines[0].starts_with("error message=\"go: no position to search: the last pos was refused (bad position"));
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    // A good position is searched again; so is the start that a variant sets.
+    engine.send(r#"pos moves="22-18 11-15""#);
+    assert!(value(&engine.think(1), "move").is_some());
+    engine.send(r#"pos moves="22-17""#);
+    assert!(engine.line().starts_with("error"));
+    engine.send("set-param name=variant value=italian");
+    assert!(value(&engine.think(1), "move").is_some());
+    engine.alive();
+    engine.finish(true);
 }
 
 #[test]

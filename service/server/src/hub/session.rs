@@ -70,8 +70,9 @@ struct Session {
     egtb: Option<PathBuf>,
     /// The databases found in `egtb` for a variant, once looked for: reused by every search.
     tablebase: Option<(Variant, Option<Arc<Tablebase>>)>,
-    /// The position to search from, with the moves that led to it (repetitions count).
-    game: Game,
+    /// The position to search from, with the moves that led to it (repetitions count); after a
+    /// refused `pos`, why there is none, so that `go` never searches a position the GUI left.
+    game: Result<Game, String>,
     /// The limits of the next `go think`.
     limits: Level,
     /// Games begun, the seed of a weaker level's choices: each game varies, and replays the same.
@@ -92,7 +93,7 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static, egtb: Optio
         table: None,
         egtb,
         tablebase: None,
-        game: Game::new(Variant::Italian),
+        game: Ok(Game::new(Variant::Italian)),
         limits: Level::default(),
         games: 0,
         search: None,
@@ -153,7 +154,12 @@ impl Session {
                     table.clear();
                 }
             }
-            Command::Pos { position, moves } => self.game = self.read_game(position.as_deref(), &moves)?,
+            Command::Pos { position, moves } => {
+                self.game = self.read_game(position.as_deref(), &moves);
+                if let Err(refused) = &self.game {
+                    return Err(refused.clone());
+                }
+            }
             Command::Level(level) => self.limits = level,
             Command::Go(mode) => self.go(mode),
             Command::PonderHit => self.ponder_hit()?,
@@ -185,7 +191,7 @@ impl Session {
         match name {
             "variant" => {
                 self.variant = value.parse().map_err(|e| format!("set-param variant: {e}"))?;
-                self.game = Game::new(self.variant);
+                self.game = Ok(Game::new(self.variant));
             }
             "hash" => self.hash_mb = number(65536)?,
             "threads" => self.threads = number(256)?,
@@ -269,7 +275,17 @@ impl Session {
         }
     }
 
+    /// Starts a search of the position set. After a refused `pos` there is none: the answer is
+    /// an `error` and a bare `done`, so that a GUI waiting for `done` is not left hanging.
     fn go(&mut self, mode: GoMode) {
+        let positions = match &self.game {
+            Ok(game) => game.positions().to_vec(),
+            Err(refused) => {
+                self.error(&format!("go: no position to search: the last pos was refused ({refused})"));
+                say(&self.out, "done");
+                return;
+            }
+        };
         self.stop_search(true); // joins a finished one
         let table = self.table();
         let limits = self.limits(mode);
@@ -280,7 +296,6 @@ impl Session {
             tablebase: self.tablebase(),
             ..Options::default()
         };
-        let positions = self.game.positions().to_vec();
         let (stop, silent, running) =
             (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(true)));
         let out = Arc::clone(&self.out);

@@ -8,8 +8,9 @@ engine plays both sides at DEPTH plies through `HubEngine.play`, which sends `po
 position and the moves since), `level depth=N` and `go think`, and reads `info` and `done`. Every
 move the engine sends must be one of pydraughts' legal moves; a game ends when pydraughts says it
 is over, when Damiera's Hub refuses the position because its rules ended the game (a Turkish
-material ending, which pydraughts does not know: `error message="... the game is over ..."`), or
-is cut at 200 plies (neither side's rules adjudicate such games alike).
+material ending, which pydraughts does not know: `error message="... the game is over ..."`, then
+`go` answered with an error and a bare `done`, which pydraughts cannot read as a move), or is cut
+at 200 plies (neither side's rules adjudicate such games alike).
 
 Prints one line a game and a summary (`games played: N`, `plies: N`); exits 0 when every move was
 legal, 1 at the first that was not, 3 if pydraughts cannot be imported.
@@ -67,7 +68,7 @@ def play(engine, variant, depth, rng):
         ERRORS.lines.clear()
         try:
             result = engine.play(board, Limit(depth=depth), ponder=False)
-        except (KeyError, ValueError, IndexError) as error:  # pydraughts cannot place the move
+        except (KeyError, ValueError, IndexError) as error:  # no move, or one pydraughts cannot place
             if ended_by_damiera():
                 return board
             print(f"ILLEGAL (pydraughts: {error!r}) after {history}")
