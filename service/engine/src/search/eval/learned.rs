@@ -169,6 +169,7 @@ impl LearnedWeights {
         let view = View::of(position);
         let variant = position.variant();
         let (mut open, mut end) = match window_bytes(variant) {
+            2 => self.window_sums::<2>(&view, variant),
             3 => self.window_sums::<3>(&view, variant),
             _ => self.window_sums::<SPAN>(&view, variant),
         };
@@ -267,26 +268,27 @@ fn top_bit(variant: Variant) -> u32 {
 const SPAN: usize = 4;
 
 /// Bytes of the board, from a reader's first, that each of `variant`'s windows lies in: reading
-/// more would add zeros. (A Turkish window lies in two, but the top ranks' readers start two bytes
-/// lower so as not to read past the board.)
+/// more would add zeros. A Turkish window is two ranks (two bytes), an Italian one four rows of
+/// the 36-bit board (three); three Triestina windows need four.
 fn window_bytes(variant: Variant) -> usize {
     match variant {
+        Variant::Turkish => 2,
         Variant::Italian => 3,
-        Variant::Triestina | Variant::Turkish => SPAN,
+        Variant::Triestina => SPAN,
     }
 }
 
-/// A window read a byte of the board at a time: the squares lie in bytes `first..first + SPAN`,
-/// and `digits[j][b]` is the sum of 3^d over the window's digits d that byte `first + j` holding
-/// `b` sets. Four look-ups a side replace gathering the window's eight bits from its runs, which
-/// was most of the evaluation's cost.
+/// A window read a byte of the board at a time: the squares lie in the [`window_bytes`] bytes
+/// from `first`, and `digits[j][b]` is the sum of 3^d over the window's digits d that byte
+/// `first + j` holding `b` sets (zero past the board). A look-up a byte and side replaces
+/// gathering the window's eight bits from its runs, which was most of the evaluation's cost.
 struct WindowReader {
     first: u32,
     digits: [[u16; 256]; SPAN],
 }
 
 impl WindowReader {
-    fn new(window: &Window) -> WindowReader {
+    fn new(window: &Window, bytes: usize) -> WindowReader {
         let mut digit_of = [None; 64];
         let mut digit = 0;
         for &(start, length) in &window.runs {
@@ -297,14 +299,14 @@ impl WindowReader {
         }
         let lowest = digit_of.iter().position(Option::is_some).expect("a window has squares") as u32;
         let highest = digit_of.iter().rposition(Option::is_some).expect("a window has squares") as u32;
-        let first = (lowest / 8).min(8 - SPAN as u32);
-        assert!(highest / 8 < first + SPAN as u32, "a window spans more than {SPAN} bytes");
+        let first = (lowest / 8).min(8 - bytes as u32);
+        assert!(highest / 8 < first + bytes as u32, "a window spans more than {bytes} bytes");
         let mut digits = [[0u16; 256]; SPAN];
         for (j, table) in digits.iter_mut().enumerate() {
             for (b, value) in table.iter_mut().enumerate() {
                 *value = (0..8)
                     .filter(|bit| b >> bit & 1 == 1)
-                    .filter_map(|bit| digit_of[(first as usize + j) * 8 + bit])
+                    .filter_map(|bit| digit_of.get((first as usize + j) * 8 + bit).copied().flatten())
                     .map(|d| 3u16.pow(d))
                     .sum();
             }
@@ -324,7 +326,8 @@ impl WindowReader {
 /// The window readers of `variant`, in its windows' order, computed once.
 fn readers(variant: Variant) -> &'static [WindowReader] {
     static READERS: OnceLock<[Vec<WindowReader>; 3]> = OnceLock::new();
-    &READERS.get_or_init(|| Variant::ALL.map(|v| windows(v).iter().map(WindowReader::new).collect()))[variant as usize]
+    let build = |v: Variant| windows(v).iter().map(|w| WindowReader::new(w, window_bytes(v))).collect();
+    &READERS.get_or_init(|| Variant::ALL.map(build))[variant as usize]
 }
 
 /// The windows of `variant`, computed once.
