@@ -36,10 +36,7 @@ fn evaluations(c: &mut Criterion) {
     group.sample_size(20).measurement_time(Duration::from_secs(3));
     for variant in Variant::ALL {
         let list = positions(variant);
-        let learned: &'static LearnedWeights = match LearnedWeights::of(variant) {
-            Some(weights) => weights,
-            None => Box::leak(Box::new(LearnedWeights::zero(variant))),
-        };
+        let learned = LearnedWeights::of(variant);
         group.throughput(Throughput::Elements(list.len() as u64));
         for (name, evaluation) in [("hand", Evaluation::Hand), ("learned", Evaluation::Learned(learned))] {
             group.bench_function(format!("{variant}/{name}"), |b| {

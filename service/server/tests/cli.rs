@@ -312,7 +312,7 @@ fn bench_signature() {
     let text = success(&["bench"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 15, "12 positions, then time, speed and nodes: {text}");
-    assert_eq!(lines.last(), Some(&"nodes 6403757"));
+    assert_eq!(lines.last(), Some(&"nodes 7934197"));
     assert!(lines[12].starts_with("seconds ") && lines[13].starts_with("nodes per second "));
     let italian = success(&["bench", "--variant", "italian"]);
     assert_eq!(italian.lines().filter(|l| l.starts_with("italian depth 17 ")).count(), 4);

@@ -148,19 +148,13 @@ impl LearnedWeights {
         bytes
     }
 
-    /// The weights the engine plays with in `variant`, if it has learned ones.
+    /// The weights the engine plays with in `variant`: the embedded ones.
     #[must_use]
-    pub fn of(variant: Variant) -> Option<&'static LearnedWeights> {
-        static EMBEDDED: OnceLock<[Option<LearnedWeights>; 3]> = OnceLock::new();
-        EMBEDDED
-            .get_or_init(|| {
-                Variant::ALL.map(|variant| {
-                    let bytes = embedded_file(variant)?;
-                    Some(LearnedWeights::from_bytes(variant, bytes).expect("the embedded weights read"))
-                })
-            })
-            .get(variant as usize)?
-            .as_ref()
+    pub fn of(variant: Variant) -> &'static LearnedWeights {
+        static EMBEDDED: OnceLock<[LearnedWeights; 3]> = OnceLock::new();
+        let read =
+            |variant| LearnedWeights::from_bytes(variant, embedded_file(variant)).expect("the embedded weights read");
+        &EMBEDDED.get_or_init(|| Variant::ALL.map(read))[variant as usize]
     }
 
     /// The value of `position` for the side to move, in hundredths of a man.
@@ -195,11 +189,11 @@ impl LearnedWeights {
 }
 
 /// The weights files built into the engine.
-fn embedded_file(variant: Variant) -> Option<&'static [u8]> {
+fn embedded_file(variant: Variant) -> &'static [u8] {
     match variant {
-        Variant::Italian => Some(include_bytes!("../../../data/eval/italian.bin")),
-        Variant::Turkish => Some(include_bytes!("../../../data/eval/turkish.bin")),
-        Variant::Triestina => None,
+        Variant::Italian => include_bytes!("../../../data/eval/italian.bin"),
+        Variant::Turkish => include_bytes!("../../../data/eval/turkish.bin"),
+        Variant::Triestina => include_bytes!("../../../data/eval/triestina.bin"),
     }
 }
 
@@ -452,10 +446,10 @@ mod tests {
     }
 
     #[test]
-    fn italian_and_turkish_play_with_embedded_weights_triestina_without() {
-        assert_eq!(LearnedWeights::of(Variant::Italian).map(|w| w.variant), Some(Variant::Italian));
-        assert_eq!(LearnedWeights::of(Variant::Turkish).map(|w| w.variant), Some(Variant::Turkish));
-        assert!(LearnedWeights::of(Variant::Triestina).is_none());
+    fn every_variant_plays_with_its_embedded_weights() {
+        for variant in Variant::ALL {
+            assert_eq!(LearnedWeights::of(variant).variant, variant);
+        }
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //!
 //! Two evaluations exist: the learned one ([`learned`]: weights for every arrangement of men in
 //! small regions of the board, fitted to self-play) and the hand-written one (`hand`: a dozen
-//! features with Texel-tuned weights). The engine plays with the learned one in every variant
-//! that has learned weights (Dama Italiana, Dama Turca), and with the hand-written one otherwise.
+//! features with Texel-tuned weights). The engine plays with the learned one in all three
+//! variants; the hand-written one is what it is measured against.
 //!
 //! ```
 //! use damiera_engine::search::{evaluate, evaluate_with, Evaluation};
@@ -29,8 +29,7 @@ use crate::Position;
 /// Which evaluation a search uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Evaluation {
-    /// The engine's: the learned evaluation where the variant has learned weights, the
-    /// hand-written one otherwise.
+    /// The engine's: the learned evaluation with the embedded weights.
     #[default]
     Full,
     /// The hand-written evaluation with the engine's weights, learned weights or not: what the
@@ -56,10 +55,7 @@ pub fn evaluate(position: &Position) -> i32 {
 pub fn evaluate_with(position: &Position, evaluation: Evaluation) -> i32 {
     let variant = position.variant();
     match evaluation {
-        Evaluation::Full => match LearnedWeights::of(variant) {
-            Some(learned) => learned.evaluate(position),
-            None => evaluate_with_weights(position, hand::weights(variant)),
-        },
+        Evaluation::Full => LearnedWeights::of(variant).evaluate(position),
         Evaluation::Hand => evaluate_with_weights(position, hand::weights(variant)),
         Evaluation::MaterialOnly => hand::material_balance(position, hand::weights(variant)),
         Evaluation::Weights(other) => evaluate_with_weights(position, &other),
