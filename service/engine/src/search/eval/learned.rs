@@ -164,7 +164,6 @@ impl LearnedWeights {
         let variant = position.variant();
         let (mut open, mut end) = match window_bytes(variant) {
             2 => self.window_sums::<2>(&view, variant),
-            3 => self.window_sums::<3>(&view, variant),
             _ => self.window_sums::<SPAN>(&view, variant),
         };
         let terms = terms(position);
@@ -259,25 +258,25 @@ fn top_bit(variant: Variant) -> u32 {
 }
 
 /// Bytes of the board a window's squares lie in, at most: [`window_bytes`] of the largest board.
-const SPAN: usize = 4;
+const SPAN: usize = 3;
 
-/// Bytes of the board, from a reader's first, that each of `variant`'s windows lies in: reading
-/// more would add zeros. A Turkish window is two ranks (two bytes), an Italian one four rows of
-/// the 36-bit board (three); three Triestina windows need four.
+/// Bytes that each of `variant`'s windows lies in, counted from its lowest square: reading more
+/// would add zeros. A Turkish window (two ranks of four) spans 12 bits, an Italian one (four rows
+/// of two) 16, a Triestina one up to 19.
 fn window_bytes(variant: Variant) -> usize {
     match variant {
-        Variant::Turkish => 2,
-        Variant::Italian => 3,
+        Variant::Turkish | Variant::Italian => 2,
         Variant::Triestina => SPAN,
     }
 }
 
-/// A window read a byte of the board at a time: the squares lie in the [`window_bytes`] bytes
-/// from `first`, and `digits[j][b]` is the sum of 3^d over the window's digits d that byte
-/// `first + j` holding `b` sets (zero past the board). A look-up a byte and side replaces
-/// gathering the window's eight bits from its runs, which was most of the evaluation's cost.
+/// A window read a byte at a time from its lowest square: the board shifted down by `shift` holds
+/// the window's squares in its first [`window_bytes`] bytes, and `digits[j][b]` is the sum of 3^d
+/// over the window's digits d that byte j of it holding `b` sets (zero past the board). A look-up
+/// a byte and side replaces gathering the window's eight bits from its runs, which was most of
+/// the evaluation's cost.
 struct WindowReader {
-    first: u32,
+    shift: u32,
     digits: [[u16; 256]; SPAN],
 }
 
@@ -293,26 +292,25 @@ impl WindowReader {
         }
         let lowest = digit_of.iter().position(Option::is_some).expect("a window has squares") as u32;
         let highest = digit_of.iter().rposition(Option::is_some).expect("a window has squares") as u32;
-        let first = (lowest / 8).min(8 - bytes as u32);
-        assert!(highest / 8 < first + bytes as u32, "a window spans more than {bytes} bytes");
+        assert!(highest - lowest < 8 * bytes as u32, "a window spans more than {bytes} bytes");
         let mut digits = [[0u16; 256]; SPAN];
         for (j, table) in digits.iter_mut().enumerate() {
             for (b, value) in table.iter_mut().enumerate() {
                 *value = (0..8)
                     .filter(|bit| b >> bit & 1 == 1)
-                    .filter_map(|bit| digit_of.get((first as usize + j) * 8 + bit).copied().flatten())
+                    .filter_map(|bit| digit_of.get(lowest as usize + j * 8 + bit).copied().flatten())
                     .map(|d| 3u16.pow(d))
                     .sum();
             }
         }
-        WindowReader { first, digits }
+        WindowReader { shift: lowest, digits }
     }
 
     /// The sum of 3^d over the window's digits d that `bits` set, from the first `BYTES` of its
     /// bytes (all of them unless the window lies in fewer).
     #[inline]
     fn digits<const BYTES: usize>(&self, bits: u64) -> u16 {
-        let bytes = (bits >> (8 * self.first)).to_le_bytes();
+        let bytes = (bits >> self.shift).to_le_bytes();
         (0..BYTES).map(|j| self.digits[j][usize::from(bytes[j])]).sum()
     }
 }
@@ -395,8 +393,8 @@ mod tests {
                 for bit in 0..64u8 {
                     let expected = squares.iter().position(|&square| square == bit).map_or(0, |k| 3u16.pow(k as u32));
                     assert_eq!(reader.digits::<SPAN>(1 << bit), expected, "{variant:?}, bit {bit}");
-                    let read = (reader.first as usize..reader.first as usize + window_bytes(variant))
-                        .contains(&(bit as usize / 8));
+                    let read =
+                        (reader.shift..reader.shift + 8 * window_bytes(variant) as u32).contains(&u32::from(bit));
                     assert!(read || expected == 0, "{variant:?}: bit {bit} of the window lies past the bytes read");
                 }
                 let all = squares.iter().fold(0u64, |all, &square| all | 1 << square);
