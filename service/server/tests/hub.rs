@@ -273,7 +273,7 @@ fn go_after_a_refused_position_is_an_error_and_a_bare_done_until_a_good_one() {
         engine.until("done"),
         [format!("error message=\"go: no position to search: the last pos was refused ({refused})\""), "done".into()]
     );
-    // So does a bad position, and `ponder` and `analyze` alike.
+    // So does a bad position, and `go analyze` alike.
     engine.send("pos pos=Wbbb");
     assert!(engine.line().starts_with("error message=\"bad position"));
     engine.send("go analyze");

@@ -73,8 +73,6 @@ def play(engine, variant, depth, rng):
                 return board
             print(f"ILLEGAL (pydraughts: {error!r}) after {history}")
             return None
-        if ended_by_damiera():
-            return board
         if result.move.hub_position_move not in legal:
             print(f"ILLEGAL {result.move.hub_move} after {history}")
             return None
