@@ -166,12 +166,19 @@ pub fn evaluate_with_weights(position: &Position, w: &Weights) -> i32 {
         + w.runaway * (runaways(&ours) - runaways(&theirs))
 }
 
-/// `color`'s men, kings, king steps and runaway men: the whole-board terms of the learned
-/// evaluation, counted as the weights above count them.
-pub(super) fn counts(position: &Position, color: Color) -> [i32; 4] {
+/// Men, kings, king steps and runaway men, each the side to move's less the other's: the
+/// whole-board terms of the learned evaluation, counted as the weights above count them.
+pub(super) fn term_differences(position: &Position) -> [i32; 4] {
     let board = Board::of(position);
-    let side = board.side(color);
-    [count(side.men), count(side.kings), board.king_steps(side.kings) as i32, board.runaways(color, side.men) as i32]
+    let (ours, theirs) = board.sides();
+    let king_steps = |side: &Side| board.king_steps(side.kings) as i32;
+    let runaways = |side: &Side| board.runaways(side.color, side.men) as i32;
+    [
+        count(ours.men) - count(theirs.men),
+        count(ours.kings) - count(theirs.kings),
+        king_steps(&ours) - king_steps(&theirs),
+        runaways(&ours) - runaways(&theirs),
+    ]
 }
 
 /// Men and kings at their values, the side to move's less the other's.

@@ -210,14 +210,8 @@ pub fn features(position: &Position) -> Features {
 
 /// The whole-board terms, ours less theirs, and the constant 1.
 fn terms(position: &Position) -> [i32; TERMS] {
-    let us = position.turn();
-    let counts = |color: Color| hand::counts(position, color);
-    let (ours, theirs) = (counts(us), counts(us.opposite()));
-    let mut terms = [1; TERMS];
-    for t in 0..TERMS - 1 {
-        terms[t] = ours[t] - theirs[t];
-    }
-    terms
+    let [men, kings, king_steps, runaways] = hand::term_differences(position);
+    [men, kings, king_steps, runaways, 1]
 }
 
 /// The men of both sides as the side to move sees them: its own moving up the board.
