@@ -156,14 +156,12 @@ pub fn evaluate_with_weights(position: &Position, w: &Weights) -> i32 {
     // A man on its base row guards it only while the other side has men to promote.
     let guards = |side: &Side, other: &Side| if other.men != 0 { count(side.men & side.ranks[0]) } else { 0 };
     let centre = |side: &Side| count((side.men | side.kings) & board.masks.centre);
-    let king_steps = |side: &Side| board.king_steps(side.kings) as i32;
-    let runaways = |side: &Side| board.runaways(side.color, side.men) as i32;
     material(&ours, &theirs, w)
         + advance
         + w.back_rank * (guards(&ours, &theirs) - guards(&theirs, &ours))
         + w.centre * (centre(&ours) - centre(&theirs))
-        + w.king_mobility * (king_steps(&ours) - king_steps(&theirs))
-        + w.runaway * (runaways(&ours) - runaways(&theirs))
+        + w.king_mobility * (board.king_steps(&ours) - board.king_steps(&theirs))
+        + w.runaway * (board.runaways(&ours) - board.runaways(&theirs))
 }
 
 /// Men, kings, king steps and runaway men, each the side to move's less the other's: the
@@ -171,13 +169,11 @@ pub fn evaluate_with_weights(position: &Position, w: &Weights) -> i32 {
 pub(super) fn term_differences(position: &Position) -> [i32; 4] {
     let board = Board::of(position);
     let (ours, theirs) = board.sides();
-    let king_steps = |side: &Side| board.king_steps(side.kings) as i32;
-    let runaways = |side: &Side| board.runaways(side.color, side.men) as i32;
     [
         count(ours.men) - count(theirs.men),
         count(ours.kings) - count(theirs.kings),
-        king_steps(&ours) - king_steps(&theirs),
-        runaways(&ours) - runaways(&theirs),
+        board.king_steps(&ours) - board.king_steps(&theirs),
+        board.runaways(&ours) - board.runaways(&theirs),
     ]
 }
 
@@ -235,25 +231,25 @@ impl Board<'_> {
         Side { color, men: own & !kings, kings: own & kings, ranks: &self.masks.ranks[color.index()] }
     }
 
-    /// Empty squares next to `kings`, counted once per king and direction.
+    /// Empty squares next to `side`'s kings, counted once per king and direction.
     #[inline]
-    fn king_steps(&self, kings: u64) -> u32 {
-        if kings == 0 {
+    fn king_steps(&self, side: &Side) -> i32 {
+        if side.kings == 0 {
             return 0;
         }
-        king_steps(self.position.variant(), kings, self.empty)
+        king_steps(self.position.variant(), side.kings, self.empty) as i32
     }
 
-    /// Runaways: `color`'s `men` on the two ranks before promotion with an empty square ahead
+    /// Runaways: `side`'s men on the two ranks before promotion with an empty square ahead
     /// (straight ahead in Turkish, on either forward diagonal otherwise): close to a king, not
     /// yet stopped.
     #[inline]
-    fn runaways(&self, color: Color, men: u64) -> u32 {
-        let near = men & self.masks.near_promotion[color.index()];
+    fn runaways(&self, side: &Side) -> i32 {
+        let near = side.men & self.masks.near_promotion[side.color.index()];
         if near == 0 {
             return 0;
         }
-        (near & open_ahead(self.position.variant(), color, self.empty)).count_ones()
+        (near & open_ahead(self.position.variant(), side.color, self.empty)).count_ones() as i32
     }
 }
 
