@@ -395,3 +395,91 @@ fn match_reports_the_result_and_saves_the_games() {
     assert_eq!((games[0].tag("White"), games[1].tag("White")), (Some("depth=4"), Some("level=1")));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A match's games as its PDN file holds them now (none while the file is missing or empty).
+fn match_games(pdn: &std::path::Path) -> Vec<damiera_engine::pdn::PdnGame> {
+    let text = std::fs::read_to_string(pdn).unwrap_or_default();
+    damiera_engine::pdn::read_games(&text, damiera_engine::Variant::Italian).expect("the match's PDN reads back")
+}
+
+/// Each game is in the PDN file as soon as it ends: a match stopped halfway keeps its games.
+#[test]
+fn a_stopped_match_keeps_the_games_it_finished() {
+    let dir = std::env::temp_dir().join(format!("damiera-stopped-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pdn = dir.join("games.pdn");
+    let mut long_match = Command::new(env!("CARGO_BIN_EXE_damiera"))
+        .args(["match", "--variant", "italian", "--games", "1000", "--tc", "600000", "--a", "depth=5"])
+        .args(["--b", "depth=5", "--pdn", pdn.to_str().unwrap()])
+        .env_remove("DAMIERA_EGTB")
+        .env("XDG_DATA_HOME", env!("CARGO_TARGET_TMPDIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let waited = std::time::Instant::now();
+    // A game being written may be read half-way: only a file that reads back counts.
+    let finished = || {
+        let text = std::fs::read_to_string(&pdn).unwrap_or_default();
+        damiera_engine::pdn::read_games(&text, damiera_engine::Variant::Italian).map_or(0, |games| games.len())
+    };
+    while finished() == 0 {
+        assert!(waited.elapsed() < std::time::Duration::from_secs(300), "no game in the PDN after 5 minutes");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    long_match.kill().unwrap();
+    long_match.wait().unwrap();
+    let games = match_games(&pdn);
+    assert!((1..1000).contains(&games.len()), "{} games", games.len());
+    assert_eq!((games[0].tag("Round"), games[0].tag("White")), (Some("1"), Some("depth=5")));
+    assert!(games[0].result.is_some());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--resume` counts the games already in the PDN, plays the others, and leaves every game in
+/// order; a file of another match is refused.
+#[test]
+fn a_match_resumes_from_its_pdn() {
+    let dir = std::env::temp_dir().join(format!("damiera-resumed-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (openings, pdn) = (dir.join("openings.txt"), dir.join("games.pdn"));
+    std::fs::write(&openings, "23-19 10-14\n22-18 12-15\n").unwrap();
+    let args = |pdn: &std::path::Path, a: &str| {
+        let fixed = ["match", "--variant", "italian", "--games", "4", "--tc", "600000", "--b", "depth=2"];
+        let mut args: Vec<String> = fixed.iter().map(|s| s.to_string()).collect();
+        for arg in ["--a", a, "--openings", openings.to_str().unwrap(), "--pdn", pdn.to_str().unwrap(), "--resume"] {
+            args.push(arg.to_string());
+        }
+        args
+    };
+    let run = |args: &[String]| damiera(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    // The whole match, played at fixed depths: the same games every time.
+    let whole = dir.join("whole.pdn");
+    let output = run(&args(&whole, "depth=4"));
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let whole_games = match_games(&whole);
+    // Games 1 and 3 kept by a match that was stopped: --resume plays games 2 and 4 only.
+    let kept: String = [0, 2].iter().map(|&i| whole_games[i].to_pdn() + "\n").collect();
+    std::fs::write(&pdn, kept).unwrap();
+    let output = run(&args(&pdn, "depth=4"));
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report = String::from_utf8(output.stdout).unwrap();
+    let whole_report = success(&args(&whole, "depth=4").iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(report, whole_report, "the report counts the kept games and the new ones alike");
+    let games = match_games(&pdn);
+    let rounds: Vec<Option<&str>> = games.iter().map(|g| g.tag("Round")).collect();
+    assert_eq!(rounds, [Some("1"), Some("2"), Some("3"), Some("4")]);
+    for (game, expected) in games.iter().zip(&whole_games) {
+        assert_eq!(game.to_pdn(), expected.to_pdn());
+    }
+    // Another engine as A: these games are not this match's.
+    let output = run(&args(&pdn, "depth=3"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("game 1 was played by depth=4 (White) and depth=2 (Black), not by depth=3 and depth=2"),
+        "{stderr}"
+    );
+    assert_eq!(match_games(&pdn).len(), 4, "a refused resume leaves the file as it was");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

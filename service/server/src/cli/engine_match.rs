@@ -14,6 +14,10 @@
 //! adjudicated a draw, and one whose engine overstepped its clock, crashed, hung or sent an
 //! illegal move is lost (the reason goes to standard error, and the engine is restarted).
 //!
+//! `--pdn FILE` keeps every game: each is added to the file as it ends (a stopped match keeps the
+//! games it finished), and the file is written again in game order at the end. `--resume` reads
+//! the games already in that file back, counts them, and plays only the others.
+//!
 //! With databases in the folder, the report also counts for each engine the games in which it
 //! reached a database win (a position they call won for it) and how many of those it won; each
 //! game in which one did not win it is named on standard error, with the ply it got there.
@@ -26,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use damiera_engine::egtb::{Tablebase, Wdl};
-use damiera_engine::pdn::{self, GameResult};
+use damiera_engine::pdn::GameResult;
 use damiera_engine::search::{search_with, Clock, Evaluation, LearnedWeights, Limits, Options, TranspositionTable};
 use damiera_engine::{Color, Game, Move, Outcome, Variant};
 
@@ -34,6 +38,9 @@ use super::elo::{Pentanomial, Tally};
 use super::hub_engine::{level_line, HubEngine, Setup};
 use super::sprt::{Hypotheses, Sprt, Verdict};
 use super::{EgtbFolder, Failure};
+
+mod pdn_file;
+use pdn_file::PdnFile;
 
 /// Plies after which a game is adjudicated a draw.
 const MAX_PLIES: usize = 400;
@@ -62,9 +69,12 @@ pub struct MatchArgs {
     /// Games played at the same time.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
     concurrency: u64,
-    /// Save every game to this PDN file.
+    /// Save every game to this PDN file, each as it ends.
     #[arg(long)]
     pdn: Option<std::path::PathBuf>,
+    /// Go on with the match whose games are in the --pdn file: those are counted, not played again.
+    #[arg(long, requires = "pdn")]
+    resume: bool,
     /// Stop when the SPRT of "A is ELO0 stronger at most" against "ELO1 at least" decides
     /// (logistic Elo, game pairs); --games is then the most games to play.
     #[arg(long, value_name = "ELO0,ELO1")]
@@ -301,8 +311,13 @@ struct Results {
 }
 
 impl Results {
-    /// Records game `index`; true when it completes a pair.
-    fn record(&mut self, index: usize, halves: u8) -> bool {
+    /// Counts game `index` (and, with the databases, the database wins each engine reached in
+    /// it; one not won is named on standard error); true when it completes a pair.
+    fn add(&mut self, index: usize, played: &Played, tablebase: Option<&Tablebase>) -> bool {
+        if let Some(tablebase) = tablebase {
+            self.count_database_wins(index, played, tablebase);
+        }
+        let halves = played.a_halves();
         match halves {
             2 => self.tally.wins += 1,
             1 => self.tally.draws += 1,
@@ -315,6 +330,27 @@ impl Results {
                 true
             }
             _ => false,
+        }
+    }
+
+    fn count_database_wins(&mut self, index: usize, played: &Played, tablebase: &Tablebase) {
+        let reached = played.database_wins(tablebase);
+        for color in [Color::White, Color::Black] {
+            let engine = usize::from((color == Color::White) != played.a_white);
+            if let Some(ply) = reached[color.index()] {
+                let won = played.winner() == Some(color);
+                self.database_wins[engine].0 += 1;
+                self.database_wins[engine].1 += u32::from(won);
+                if !won {
+                    let (name, result) = (["A", "B"][engine], played.result.token());
+                    eprintln!(
+                        "damiera match: game {}: {name} reached a database win at ply {ply} and did not win ({result}, \
+                         {} plies)",
+                        index + 1,
+                        played.game.ply()
+                    );
+                }
+            }
         }
     }
 }
@@ -356,48 +392,47 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), Failure> {
     let openings = read_openings(args)?;
     let sprt = args.sprt.map(|hypotheses| Sprt { hypotheses, alpha: args.alpha, beta: args.beta });
     let total = args.games as usize;
-    let next = AtomicUsize::new(0);
-    let decided = AtomicBool::new(false);
-    let played: Mutex<Vec<Option<Played>>> = Mutex::new((0..total).map(|_| None).collect());
+    let (pdn, resumed) = match &args.pdn {
+        Some(path) if args.resume => PdnFile::resume(path, args, &openings).map(|(file, games)| (Some(file), games))?,
+        Some(path) => (Some(PdnFile::create(path)?), (0..total).map(|_| None).collect()),
+        None => (None, (0..total).map(|_| None).collect()),
+    };
     let tablebase = args.egtb.tablebase(args.variant);
     let specs = [args.a.with_tablebase(tablebase.as_ref()), args.b.with_tablebase(tablebase.as_ref())];
-    let results = Mutex::new(Results {
+    let mut results = Results {
         tally: Tally::default(),
         halves: vec![None; total],
         pairs: Pentanomial::default(),
         database_wins: [(0, 0); 2],
-    });
+    };
+    for (index, game) in resumed.iter().enumerate() {
+        if let Some(game) = game {
+            results.add(index, game, tablebase.as_deref());
+        }
+    }
+    let pending: Vec<usize> = (0..total).filter(|&index| resumed[index].is_none()).collect();
+    let decided =
+        AtomicBool::new(sprt.as_ref().is_some_and(|sprt| sprt.verdict(sprt.llr(&results.pairs)) != Verdict::Undecided));
+    let next = AtomicUsize::new(0);
+    let played = Mutex::new(resumed);
+    let results = Mutex::new(results);
+    let failed: Mutex<Option<Failure>> = Mutex::new(None);
     let progress = std::io::stderr().is_terminal();
     std::thread::scope(|scope| {
         for _ in 0..args.concurrency {
             scope.spawn(|| {
                 let mut slot = Slot::default();
-                while let Some(index) = Some(next.fetch_add(1, Ordering::Relaxed))
-                    .filter(|&i| i < total && !decided.load(Ordering::Relaxed))
+                while let Some(&index) =
+                    pending.get(next.fetch_add(1, Ordering::Relaxed)).filter(|_| !decided.load(Ordering::Relaxed))
                 {
                     let game = play_game(args, &specs, &openings[index / 2 % openings.len()], index, &mut slot);
-                    let mut results = results.lock().expect("no thread panics holding it");
-                    let paired = results.record(index, game.a_halves());
-                    if let Some(tablebase) = &tablebase {
-                        let reached = game.database_wins(tablebase);
-                        for color in [Color::White, Color::Black] {
-                            let engine = usize::from((color == Color::White) != game.a_white);
-                            if let Some(ply) = reached[color.index()] {
-                                let won = game.winner() == Some(color);
-                                results.database_wins[engine].0 += 1;
-                                results.database_wins[engine].1 += u32::from(won);
-                                if !won {
-                                    let (name, result) = (["A", "B"][engine], game.result.token());
-                                    eprintln!(
-                                        "damiera match: game {}: {name} reached a database win at ply {ply} and \
-                                         did not win ({result}, {} plies)",
-                                        index + 1,
-                                        game.game.ply()
-                                    );
-                                }
-                            }
-                        }
+                    if let Some(Err(failure)) = pdn.as_ref().map(|pdn| pdn.add(args, index, &game)) {
+                        // The games could not be kept: stop rather than play on unrecorded.
+                        decided.store(true, Ordering::Relaxed);
+                        failed.lock().expect("no thread panics holding it").get_or_insert(failure);
                     }
+                    let mut results = results.lock().expect("no thread panics holding it");
+                    let paired = results.add(index, &game, tablebase.as_deref());
                     let verdict = sprt.as_ref().filter(|_| paired).map(|sprt| sprt.verdict(sprt.llr(&results.pairs)));
                     let deciding = verdict.is_some_and(|verdict| verdict != Verdict::Undecided);
                     if deciding {
@@ -419,11 +454,14 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<(), Failure> {
     if progress {
         eprintln!();
     }
+    if let Some(failure) = failed.into_inner().expect("threads are done") {
+        return Err(failure);
+    }
     let results = results.into_inner().expect("threads are done");
     write_report(args, &results, sprt.as_ref(), tablebase.is_some(), out)?;
-    if let Some(path) = &args.pdn {
+    if let Some(pdn) = pdn {
         let games = played.into_inner().expect("threads are done");
-        write_pdn(args, path, games.into_iter().flatten())?;
+        pdn.finish(args, games.iter().enumerate().filter_map(|(index, game)| Some((index, game.as_ref()?))))?;
     }
     Ok(())
 }
@@ -464,9 +502,10 @@ fn write_report(
     Ok(())
 }
 
-/// The openings to play: each line of the file, or the start position alone.
-fn read_openings(args: &MatchArgs) -> Result<Vec<Vec<String>>, Failure> {
-    let Some(path) = &args.openings else { return Ok(vec![Vec::new()]) };
+/// The openings to play, as games that have played them: each line of the file, or the start
+/// position alone.
+fn read_openings(args: &MatchArgs) -> Result<Vec<Game>, Failure> {
+    let Some(path) = &args.openings else { return Ok(vec![Game::new(args.variant)]) };
     let text =
         std::fs::read_to_string(path).map_err(|e| Failure::BadInput(format!("--openings {}: {e}", path.display())))?;
     let mut openings = Vec::new();
@@ -475,13 +514,12 @@ fn read_openings(args: &MatchArgs) -> Result<Vec<Vec<String>>, Failure> {
         if line.is_empty() {
             continue;
         }
-        let moves: Vec<String> = line.split_whitespace().map(str::to_string).collect();
         let mut game = Game::new(args.variant);
-        for text in &moves {
+        for text in line.split_whitespace() {
             game.play(text)
                 .map_err(|e| Failure::BadInput(format!("--openings {} line {}: {e}", path.display(), number + 1)))?;
         }
-        openings.push(moves);
+        openings.push(game);
     }
     if openings.is_empty() {
         return Err(Failure::BadInput(format!("--openings {}: no opening in the file", path.display())));
@@ -491,12 +529,9 @@ fn read_openings(args: &MatchArgs) -> Result<Vec<Vec<String>>, Failure> {
 
 /// Plays game `index` of the match from `opening` between `specs` (the first engine's, the
 /// second's, with their databases): the first engine has White in even games.
-fn play_game(args: &MatchArgs, specs: &[EngineSpec; 2], opening: &[String], index: usize, slot: &mut Slot) -> Played {
+fn play_game(args: &MatchArgs, specs: &[EngineSpec; 2], opening: &Game, index: usize, slot: &mut Slot) -> Played {
     let a_white = index.is_multiple_of(2);
-    let mut game = Game::new(args.variant);
-    for text in opening {
-        game.play(text).expect("openings were checked when read");
-    }
+    let mut game = opening.clone();
     // Engine 0 is the first (--a), 1 the second; seats are by colour.
     let seats = if a_white { [0, 1] } else { [1, 0] };
     let tables = seats.map(|e| specs[e].hub.is_none().then(|| TranspositionTable::new(specs[e].hash)));
@@ -606,22 +641,4 @@ fn log_progress(results: &Results, total: usize, sprt: Option<&Sprt>) {
         tally.losses,
         results.pairs.pairs()
     );
-}
-
-fn write_pdn(args: &MatchArgs, path: &std::path::Path, games: impl Iterator<Item = Played>) -> Result<(), Failure> {
-    let mut text = String::new();
-    for (round, played) in games.enumerate() {
-        let (white, black) = if played.a_white { (&args.a, &args.b) } else { (&args.b, &args.a) };
-        let tags = [
-            ("Event", "damiera match".to_string()),
-            ("Round", (round + 1).to_string()),
-            ("White", white.text.clone()),
-            ("Black", black.text.clone()),
-            ("Result", played.result.token().to_string()),
-        ];
-        let tags: Vec<(String, String)> = tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
-        text.push_str(&pdn::write_game(&played.game, &tags));
-        text.push('\n');
-    }
-    std::fs::write(path, text).map_err(|e| Failure::BadInput(format!("--pdn {}: {e}", path.display())))
 }
